@@ -1,0 +1,1 @@
+"""sklearn_privacy."""

@@ -1,0 +1,97 @@
+"""Merge costs of agglomerative funnels (privacy-funnel-makhdoumi2014, Prop. 1).
+
+Merging the outputs ``y_i`` and ``y_j`` of a channel into one symbol lowers
+``I(S; Y)`` by
+
+.. math::
+
+    \\Delta_{ij} = (p_i + p_j)\\, \\mathrm{JS}_{\\pi}(P_{S|y_i}, P_{S|y_j}),
+    \\qquad \\pi = p_i / (p_i + p_j),
+
+the weighted Jensen-Shannon divergence of the two posteriors. Written with the
+columns ``q_i = P(S, y_i)`` of the joint pmf, with
+``phi(q) = sum_s q log q - (sum_s q) log(sum_s q)``, this is
+``phi(q_i) + phi(q_j) - phi(q_i + q_j)``, which only involves the two merged
+columns: after a merge only the costs of pairs with the new symbol change.
+"""
+
+import numpy as np
+from scipy.special import xlogy
+
+
+def column_potentials(joint):
+    """``phi`` of every column of ``joint[s, y]``: ``sum_s q log q - p log p``.
+
+    Parameters
+    ----------
+    joint : ndarray of shape (n_s, n_y)
+
+    Returns
+    -------
+    ndarray of shape (n_y,)
+    """
+    joint = np.asarray(joint, dtype=float)
+    return xlogy(joint, joint).sum(axis=0) - xlogy(joint.sum(axis=0), joint.sum(axis=0))
+
+
+def merge_costs(joint, i, others=None, potentials=None):
+    """Decrease of ``I(S; Y)`` when column ``i`` of ``joint[s, y]`` merges with each of ``others``.
+
+    Parameters
+    ----------
+    joint : ndarray of shape (n_s, n_y)
+        Joint pmf ``P(S, Y)`` (unnormalised counts also work: the cost scales).
+    i : int
+        The column to merge.
+    others : array-like of int, default=None
+        Columns to pair with ``i``; all columns by default (the cost of ``i``
+        with itself is then meaningless and set to 0).
+    potentials : ndarray of shape (n_y,), default=None
+        Precomputed :func:`column_potentials`, to save work in loops.
+
+    Returns
+    -------
+    ndarray
+        Non-negative costs, one per column of ``others``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.information import merge_costs
+    >>> joint = np.array([[0.25, 0.0], [0.0, 0.75]])
+    >>> bool(np.isclose(merge_costs(joint, 0, [1])[0], -0.25 * np.log(0.25) - 0.75 * np.log(0.75)))
+    True
+    """
+    joint = np.asarray(joint, dtype=float)
+    if others is None:
+        others = np.arange(joint.shape[1])
+    others = np.asarray(others, dtype=int)
+    if potentials is None:
+        phi_i = column_potentials(joint[:, [i]])[0]
+        phi_o = column_potentials(joint[:, others])
+    else:
+        phi_i, phi_o = potentials[i], potentials[others]
+    merged = joint[:, others] + joint[:, [i]]
+    cost = phi_i + phi_o - column_potentials(merged)
+    cost = np.maximum(cost, 0.0)
+    cost[others == i] = 0.0
+    return cost
+
+
+def merge_cost(joint, i, j):
+    """Decrease of ``I(S; Y)`` when columns ``i`` and ``j`` of ``joint[s, y]`` merge."""
+    return float(merge_costs(joint, i, [j])[0])
+
+
+def pairwise_merge_costs(joint):
+    """Matrix of :func:`merge_cost` for every pair of columns (zero diagonal).
+
+    Memory stays ``O(n_s * n_y)`` per row of the result.
+    """
+    joint = np.asarray(joint, dtype=float)
+    potentials = column_potentials(joint)
+    n_y = joint.shape[1]
+    costs = np.empty((n_y, n_y))
+    for i in range(n_y):
+        costs[i] = merge_costs(joint, i, potentials=potentials)
+    return costs
