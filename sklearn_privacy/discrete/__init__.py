@@ -1,0 +1,3 @@
+"""Mechanisms on discrete (categorical) data."""
+
+__all__ = []
