@@ -1,0 +1,304 @@
+"""The contract every privacy mechanism shares.
+
+A mechanism observes ``X`` and releases ``transform(X)``. The sensitive attribute
+S reaches it in one of two ways:
+
+1. as columns of ``X``, named by the constructor parameter ``sensitive`` (column
+   names for DataFrames, integer indices for arrays); those columns are read at
+   fit and never released;
+2. as metadata, ``fit(X, y, sensitive=S)``, which scikit-learn's metadata routing
+   forwards through :class:`~sklearn.pipeline.Pipeline` and
+   :class:`~sklearn.model_selection.GridSearchCV` once the mechanism asks for it
+   with ``set_fit_request(sensitive=True)``.
+
+Giving S both ways, or neither to a mechanism that needs it, raises a
+``ValueError``. Subclasses implement two hooks, :meth:`BaseMechanism._fit_mechanism`
+and :meth:`BaseMechanism._release`; this class does all validation around them.
+"""
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Hidden
+from sklearn.utils.validation import (
+    _check_feature_names_in,
+    _is_arraylike_not_scalar,
+    check_is_fitted,
+    validate_data,
+)
+
+__all__ = ["BaseMechanism", "check_generator", "check_sensitive"]
+
+
+def check_generator(random_state):
+    """Turn ``random_state`` into a :class:`numpy.random.Generator`.
+
+    ``None`` gives fresh OS entropy, an int a seeded generator, a legacy
+    ``RandomState`` a generator seeded from it, a ``Generator`` itself.
+    """
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))
+    if isinstance(random_state, Integral):
+        return np.random.default_rng(int(random_state))
+    raise ValueError(f"random_state must be None, an int or a RandomState, got {random_state!r}.")
+
+
+class BaseMechanism(TransformerMixin, BaseEstimator):
+    """Base class of every privacy mechanism (template method).
+
+    Subclasses list their own parameters plus ``sensitive`` and
+    ``random_state`` in ``__init__``, extend ``_parameter_constraints`` with
+    ``**BaseMechanism._parameter_constraints``, and implement:
+
+    ``_fit_mechanism(self, X, S, y)``
+        Learn the mechanism. ``X`` is an ndarray of the columns to release (the
+        sensitive columns removed), ``S`` an ndarray of shape
+        ``(n_samples, n_sensitive)`` or ``None`` when none was given and the
+        mechanism does not need it, ``y`` the target as given.
+    ``_release(self, X, rng)``
+        Return the release for the validated columns ``X``; ``rng`` is a
+        :class:`numpy.random.Generator` drawn from ``random_state``.
+
+    and optionally ``_distortion(self, X, Xt)`` (the mean distortion between
+    released columns and their release, used by the distortion scorer) and
+    ``get_feature_names_out`` when the release does not keep the input columns.
+
+    Class switches: ``_requires_sensitive`` (fit fails without S),
+    ``_categorical_input`` (columns are categories: object and string columns are
+    accepted as they are), ``_randomized_release`` (the release is random: sets
+    scikit-learn's ``non_deterministic`` tag).
+
+    With an integer ``random_state`` every call of ``transform`` draws the same
+    noise, so that a release is reproducible; use ``None`` for fresh noise.
+    """
+
+    _parameter_constraints: dict = {
+        "sensitive": [None, Integral, str, "array-like", Hidden(slice)],
+        "random_state": ["random_state"],
+    }
+
+    _requires_sensitive = True
+    _categorical_input = False
+    _randomized_release = True
+
+    def _needs_sensitive(self):
+        """Whether fit needs S; a method so that a parameter may decide it."""
+        return self._requires_sensitive
+
+    # ------------------------------------------------------------------ fit
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive=None):
+        """Fit the mechanism.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Observed data. When ``sensitive`` was set at construction, the
+            columns it names hold S and are not released.
+        y : array-like of shape (n_samples,), default=None
+            Downstream target; passed through untouched (used only as the
+            relevance variable of an information bottleneck).
+        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
+            S given as metadata, when it is not a column of ``X``.
+
+        Returns
+        -------
+        self : object
+            The fitted mechanism.
+        """
+        X_release, S = self._validate_fit_input(X, sensitive)
+        self._fit_mechanism(X_release, S, y)
+        return self
+
+    def transform(self, X):
+        """Release ``X`` through the fitted mechanism.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Data with the same columns as at fit (sensitive columns included
+            when they were given as columns; they are dropped).
+
+        Returns
+        -------
+        Xt : ndarray of shape (n_samples, n_features_out)
+            The release.
+        """
+        check_is_fitted(self)
+        X_release, _ = self._split_sensitive(self._validate_X(X, reset=False))
+        return self._release(X_release, check_generator(self.random_state))
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the released features.
+
+        By default the released input columns keep their names; mechanisms
+        that change the columns override this.
+
+        Parameters
+        ----------
+        input_features : array-like of str, default=None
+            Input feature names; ``feature_names_in_`` or ``x0, x1, ...`` by default.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self, "n_features_in_")
+        names = _check_feature_names_in(self, input_features)
+        return np.asarray(names[self.release_columns_], dtype=object)
+
+    def _prefixed_feature_names(self, n_features_out):
+        """``classname0, classname1, ...``: names for outputs that are not input columns."""
+        prefix = self.__class__.__name__.lower()
+        return np.asarray([f"{prefix}{i}" for i in range(n_features_out)], dtype=object)
+
+    # ---------------------------------------------------------------- hooks
+    def _fit_mechanism(self, X, S, y):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _release(self, X, rng):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _distortion(self, X, Xt):
+        """Mean squared distortion ``E ||x - t||^2`` when the release keeps the columns."""
+        X = np.asarray(X, dtype=float)
+        Xt = np.asarray(Xt, dtype=float)
+        if X.shape != Xt.shape:
+            raise ValueError(
+                f"{self.__class__.__name__} releases {Xt.shape[1]} features from "
+                f"{X.shape[1]}: it defines no distortion between them."
+            )
+        return float(np.mean(np.sum((X - Xt) ** 2, axis=1)))
+
+    # ----------------------------------------------------------- validation
+    def _validate_X(self, X, *, reset):
+        kwargs = {"dtype": None} if self._categorical_input else {}
+        return validate_data(self, X, reset=reset, ensure_min_samples=2, **kwargs)
+
+    def _validate_fit_input(self, X, sensitive):
+        X = self._validate_X(X, reset=True)
+        self.sensitive_columns_ = self._resolve_sensitive_columns()
+        self.release_columns_ = np.setdiff1d(
+            np.arange(self.n_features_in_), self.sensitive_columns_
+        )
+        if self.release_columns_.size == 0:
+            raise ValueError(
+                f"sensitive={self.sensitive!r} names every column of X (n_features = "
+                f"{self.n_features_in_}): nothing is left to release."
+            )
+        X_release, S = self._split_sensitive(X)
+        if S is not None and sensitive is not None:
+            raise ValueError(
+                "S was given twice: as the columns of X named by sensitive="
+                f"{self.sensitive!r} and as the `sensitive` argument of fit. Give one."
+            )
+        if sensitive is not None:
+            S = check_sensitive(sensitive, n_samples=X.shape[0])
+        elif S is not None:
+            S = check_sensitive(S, n_samples=X.shape[0], name="the sensitive columns of X")
+        elif self._needs_sensitive():
+            raise ValueError(
+                f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
+                "of X with sensitive=..., or pass fit(X, y, sensitive=S) (in a Pipeline or "
+                "GridSearchCV, enable metadata routing and call set_fit_request(sensitive=True))."
+            )
+        return X_release, S
+
+    def _resolve_sensitive_columns(self):
+        """Indices of the columns of X that hold S (empty when S is not in X)."""
+        spec = self.sensitive
+        if spec is None:
+            return np.array([], dtype=int)
+        if isinstance(spec, slice):
+            return np.arange(self.n_features_in_)[spec]
+        items = list(spec) if _is_arraylike_not_scalar(spec) else [spec]
+        if not items:
+            raise ValueError("sensitive is empty: give at least one column, or None.")
+        names = getattr(self, "feature_names_in_", None)
+        indices = []
+        for item in items:
+            if isinstance(item, (str, np.str_)):
+                if names is None:
+                    raise ValueError(
+                        f"sensitive names the column {item!r}, but X has no column names; "
+                        "pass a DataFrame or give integer indices."
+                    )
+                matches = np.flatnonzero(names == item)
+                if matches.size == 0:
+                    raise ValueError(f"sensitive column {item!r} is not a column of X.")
+                indices.append(int(matches[0]))
+            elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
+                if not -self.n_features_in_ <= item < self.n_features_in_:
+                    raise ValueError(
+                        f"sensitive column index {item} is out of range for X with "
+                        f"{self.n_features_in_} columns."
+                    )
+                indices.append(int(item) % self.n_features_in_)
+            else:
+                raise ValueError(
+                    f"sensitive must hold column names or integer indices, got {item!r}."
+                )
+        if len(set(indices)) != len(indices):
+            raise ValueError(f"sensitive={spec!r} names a column twice.")
+        return np.asarray(indices, dtype=int)
+
+    def _split_sensitive(self, X):
+        """Split validated ``X`` into (released columns, S columns or None)."""
+        if self.sensitive_columns_.size == 0:
+            return X, None
+        return X[:, self.release_columns_], X[:, self.sensitive_columns_]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self._randomized_release
+        tags.requires_fit = True
+        tags.target_tags.required = False
+        if self._categorical_input:
+            tags.input_tags.categorical = True
+            tags.input_tags.string = True
+        return tags
+
+
+def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
+    """Validate S: a 2-D array with no missing values and at least two distinct rows.
+
+    Parameters
+    ----------
+    sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive)
+    n_samples : int, default=None
+        Expected number of rows.
+    name : str, default="sensitive"
+        Name used in error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_sensitive)
+    """
+    if hasattr(sensitive, "to_numpy"):
+        sensitive = sensitive.to_numpy()
+    S = np.asarray(sensitive)
+    if S.ndim == 1:
+        S = S.reshape(-1, 1)
+    if S.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {S.shape}.")
+    if n_samples is not None and S.shape[0] != n_samples:
+        raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
+    if S.dtype.kind == "f":
+        if not np.all(np.isfinite(S)):
+            raise ValueError(f"{name} contains NaN or infinite values.")
+    elif S.dtype.kind == "O":
+        import pandas as pd
+
+        if pd.isna(S).any():
+            raise ValueError(f"{name} contains missing values.")
+    if S.shape[0] < 2 or np.all(S == S[:1]):
+        raise ValueError(
+            f"{name} takes a single value: there is nothing to protect and leakage is zero. "
+            "S needs at least two distinct values."
+        )
+    return S
