@@ -1,0 +1,360 @@
+"""Alphabet encoding shared by every discrete mechanism.
+
+A discrete mechanism sees one or several categorical columns. Their rows form
+*one joint alphabet*: each distinct combination of values observed at fit is a
+symbol, numbered ``0 .. n_symbols_ - 1`` in lexicographic order of the
+per-column category codes. The sensitive columns S form a second alphabet the
+same way, and :func:`empirical_joint` estimates ``P(S, X)`` as a matrix
+``joint[s, x]`` (the convention of :mod:`sklearn_privacy.information`).
+
+Typical use inside a mechanism::
+
+    x_alpha = CategoricalAlphabet(max_categories=self.max_categories,
+                                  handle_unknown=self.handle_unknown, name="X")
+    x_codes = x_alpha.fit_encode(X)          # X: ndarray (n_samples, n_columns)
+    s_alpha = CategoricalAlphabet(max_categories=None, name="sensitive")
+    s_codes = s_alpha.fit_encode(S)
+    joint = empirical_joint(s_codes, x_codes, s_alpha.n_symbols_, x_alpha.n_symbols_,
+                            smoothing=self.smoothing)
+    ...
+    codes = x_alpha.encode(X_new)            # at transform: unseen rows follow handle_unknown
+    rows = x_alpha.decode(codes)             # back to the original values
+
+Only combinations seen at fit are symbols, so the alphabet size is at most the
+number of training rows, however many columns there are.
+"""
+
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CategoricalAlphabet", "empirical_joint"]
+
+_HANDLE_UNKNOWN = ("error", "nearest")
+# Rows per block when matching unseen rows to their nearest symbol (memory bound).
+_NEAREST_BLOCK = 2048
+
+
+class CategoricalAlphabet:
+    """Joint alphabet of one or several categorical columns.
+
+    Parameters
+    ----------
+    max_categories : int or None, default=200
+        Largest number of distinct values a single column may take. A column
+        with more distinct values is almost surely continuous and is rejected
+        with an error that names it; discretise it first (e.g. with
+        :class:`~sklearn.preprocessing.KBinsDiscretizer`) or raise the limit.
+        ``None`` disables the check.
+    handle_unknown : {"error", "nearest"}, default="error"
+        What :meth:`encode` does with a row whose combination of values was not
+        seen at fit:
+
+        - ``"error"``: raise a ``ValueError`` naming the first unseen row;
+        - ``"nearest"``: map it to the seen symbol that agrees with it on the
+          most columns (unseen values never agree), ties broken by the larger
+          training frequency, then by the smaller symbol index.
+    name : str, default="X"
+        Name of the data in error messages.
+    feature_names : array-like of str, default=None
+        Column names used in error messages (``column 0, 1, ...`` otherwise).
+
+    Attributes
+    ----------
+    categories_ : list of ndarray
+        Sorted distinct values of each column.
+    symbols_ : ndarray of shape (n_symbols, n_columns)
+        Category codes (indices into ``categories_``) of each joint symbol.
+    counts_ : ndarray of shape (n_symbols,)
+        Number of training rows of each symbol.
+    n_symbols_ : int
+        Size of the joint alphabet.
+    n_columns_ : int
+        Number of columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete._alphabet import CategoricalAlphabet
+    >>> X = np.array([["a", 1], ["b", 2], ["a", 1], ["b", 1]], dtype=object)
+    >>> alphabet = CategoricalAlphabet()
+    >>> alphabet.fit_encode(X)
+    array([0, 2, 0, 1])
+    >>> alphabet.decode([1])
+    array([['b', 1]], dtype=object)
+    """
+
+    def __init__(self, *, max_categories=200, handle_unknown="error", name="X", feature_names=None):
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.name = name
+        self.feature_names = feature_names
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X):
+        """Learn the categories of each column and the joint symbols of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_columns)
+
+        Returns
+        -------
+        self : CategoricalAlphabet
+        """
+        self.fit_encode(X)
+        return self
+
+    def fit_encode(self, X):
+        """Fit and return the symbol of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_columns)
+
+        Returns
+        -------
+        codes : ndarray of shape (n_samples,)
+            Symbol indices in ``range(n_symbols_)``.
+        """
+        if self.handle_unknown not in _HANDLE_UNKNOWN:
+            raise ValueError(
+                f"handle_unknown must be one of {_HANDLE_UNKNOWN}, got {self.handle_unknown!r}."
+            )
+        if self.max_categories is not None and not (
+            isinstance(self.max_categories, Integral) and self.max_categories >= 2
+        ):
+            raise ValueError(
+                f"max_categories must be an int >= 2 or None, got {self.max_categories!r}."
+            )
+        X = self._as_2d(X)
+        self.n_columns_ = X.shape[1]
+        self.categories_ = []
+        column_codes = np.empty(X.shape, dtype=np.int64)
+        for k in range(X.shape[1]):
+            column = X[:, k]
+            self._check_missing(column, k)
+            try:
+                categories, codes = np.unique(column, return_inverse=True)
+            except TypeError as exc:
+                raise TypeError(
+                    f"{self._column_name(k)} of {self.name} mixes types that cannot be "
+                    f"ordered ({exc}); give each column one type (e.g. all strings)."
+                ) from None
+            if self.max_categories is not None and len(categories) > self.max_categories:
+                raise ValueError(
+                    f"{self._column_name(k)} of {self.name} has {len(categories)} distinct "
+                    f"values, more than max_categories={self.max_categories}: it looks "
+                    "continuous, but this mechanism takes categorical columns. Discretise it "
+                    "first (e.g. KBinsDiscretizer) or raise max_categories."
+                )
+            self.categories_.append(categories)
+            column_codes[:, k] = codes.reshape(-1)
+        self._radix = np.array([len(c) for c in self.categories_], dtype=np.int64)
+        keys = self._keys(column_codes)
+        if keys is None:
+            symbols, codes = np.unique(column_codes, axis=0, return_inverse=True)
+            self._symbol_keys = None
+        else:
+            self._symbol_keys, first, codes = np.unique(
+                keys, return_index=True, return_inverse=True
+            )
+            symbols = column_codes[first]
+        codes = codes.reshape(-1)
+        self.symbols_ = symbols
+        self.n_symbols_ = symbols.shape[0]
+        self.counts_ = np.bincount(codes, minlength=self.n_symbols_)
+        return codes
+
+    # ------------------------------------------------------------ transform
+    def encode(self, X, handle_unknown=None):
+        """Symbol of each row of ``X``, following ``handle_unknown`` for unseen rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_columns)
+        handle_unknown : {"error", "nearest"}, default=None
+            Overrides the attribute for this call.
+
+        Returns
+        -------
+        codes : ndarray of shape (n_samples,)
+        """
+        handle_unknown = self.handle_unknown if handle_unknown is None else handle_unknown
+        X = self._as_2d(X)
+        if X.shape[1] != self.n_columns_:
+            raise ValueError(
+                f"{self.name} has {X.shape[1]} columns, the alphabet was fitted on "
+                f"{self.n_columns_}."
+            )
+        column_codes, known = self._column_codes(X)
+        codes = np.full(X.shape[0], -1, dtype=np.int64)
+        rows = np.flatnonzero(known.all(axis=1))
+        if rows.size:
+            codes[rows] = self._lookup(column_codes[rows])
+        unknown = np.flatnonzero(codes < 0)
+        if unknown.size == 0:
+            return codes
+        if handle_unknown == "error":
+            i = unknown[0]
+            bad = [self._column_name(k) for k in np.flatnonzero(~known[i])]
+            detail = (
+                f"unseen value(s) in {', '.join(bad)}"
+                if bad
+                else "each value was seen, but not this combination"
+            )
+            raise ValueError(
+                f"{self.name} has {unknown.size} row(s) not seen at fit (first: row {i}, "
+                f"{X[i].tolist()!r}: {detail}). Set handle_unknown='nearest' to map them to "
+                "the closest seen symbol."
+            )
+        codes[unknown] = self._nearest(column_codes[unknown], known[unknown])
+        return codes
+
+    def decode(self, codes):
+        """Original values of the symbols ``codes``.
+
+        Parameters
+        ----------
+        codes : array-like of int of shape (n_samples,)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_columns)
+            Object dtype when the columns do not share one numeric or string dtype.
+        """
+        codes = np.asarray(codes, dtype=np.int64).reshape(-1)
+        columns = [self.categories_[k][self.symbols_[codes, k]] for k in range(self.n_columns_)]
+        dtypes = {c.dtype for c in columns}
+        dtype = dtypes.pop() if len(dtypes) == 1 else object
+        out = np.empty((codes.shape[0], self.n_columns_), dtype=dtype)
+        for k, column in enumerate(columns):
+            out[:, k] = column
+        return out
+
+    # -------------------------------------------------------------- helpers
+    def _as_2d(self, X):
+        if hasattr(X, "to_numpy"):
+            X = X.to_numpy()
+        X = np.asarray(X)
+        if X.ndim == 1:
+            X = X.reshape(-1, 1)
+        if X.ndim != 2:
+            raise ValueError(f"{self.name} must be 1-D or 2-D, got shape {X.shape}.")
+        if X.shape[0] == 0:
+            raise ValueError(f"{self.name} is empty.")
+        return X
+
+    def _column_name(self, k):
+        if self.feature_names is not None and k < len(self.feature_names):
+            return f"column {self.feature_names[k]!r}"
+        return f"column {k}"
+
+    def _check_missing(self, column, k):
+        if column.dtype.kind in "fc":
+            missing = ~np.isfinite(column)
+        elif column.dtype.kind == "O":
+            missing = pd.isna(column)
+        else:
+            return
+        if missing.any():
+            raise ValueError(
+                f"{self._column_name(k)} of {self.name} has {int(missing.sum())} missing or "
+                "infinite value(s); impute them or make 'missing' a category of its own."
+            )
+
+    def _keys(self, column_codes):
+        """Mixed-radix int64 key of each row, or None when it could overflow."""
+        if np.sum(np.log2(np.maximum(self._radix, 1))) >= 62:
+            return None
+        weights = np.cumprod(np.r_[1, self._radix[::-1][:-1]])[::-1].astype(np.int64)
+        return column_codes @ weights
+
+    def _column_codes(self, X):
+        """Category code of each cell and whether that value was seen at fit."""
+        codes = np.zeros(X.shape, dtype=np.int64)
+        known = np.zeros(X.shape, dtype=bool)
+        for k, categories in enumerate(self.categories_):
+            column = X[:, k]
+            if categories.dtype.kind == "O" or column.dtype.kind == "O":
+                # Object categories may not order against new values: a dict lookup is safe.
+                table = {value: i for i, value in enumerate(categories.tolist())}
+                found = np.array([table.get(v, -1) for v in column.tolist()], dtype=np.int64)
+                known[:, k] = found >= 0
+                codes[:, k] = np.maximum(found, 0)
+                continue
+            try:
+                position = np.searchsorted(categories, column)
+            except TypeError:
+                continue
+            position = np.minimum(position, len(categories) - 1)
+            known[:, k] = categories[position] == column
+            codes[:, k] = position
+        return codes, known
+
+    def _lookup(self, column_codes):
+        """Symbol index of rows whose every value was seen; -1 for unseen combinations."""
+        if self._symbol_keys is not None:
+            keys = self._keys(column_codes)
+            position = np.minimum(
+                np.searchsorted(self._symbol_keys, keys), len(self._symbol_keys) - 1
+            )
+            return np.where(self._symbol_keys[position] == keys, position, -1)
+        table = {tuple(row): i for i, row in enumerate(self.symbols_.tolist())}
+        return np.array([table.get(tuple(row), -1) for row in column_codes.tolist()])
+
+    def _nearest(self, column_codes, known):
+        """Seen symbol agreeing with each row on most columns; ties: most frequent, first."""
+        # Tie-break weight in (0, 1): larger for more frequent, then earlier symbols.
+        order = np.lexsort((np.arange(self.n_symbols_), -self.counts_))
+        rank = np.empty(self.n_symbols_)
+        rank[order] = np.arange(self.n_symbols_)
+        tie = 1.0 - (rank + 1.0) / (self.n_symbols_ + 1.0)
+        out = np.empty(column_codes.shape[0], dtype=np.int64)
+        for start in range(0, column_codes.shape[0], _NEAREST_BLOCK):
+            block = slice(start, start + _NEAREST_BLOCK)
+            agree = (
+                (column_codes[block, None, :] == self.symbols_[None, :, :]) & known[block, None, :]
+            ).sum(axis=2)
+            out[block] = np.argmax(agree + tie, axis=1)
+        return out
+
+
+def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0):
+    """Empirical joint pmf ``joint[s, x] = P(S=s, X=x)`` of paired symbol codes.
+
+    Parameters
+    ----------
+    s_codes, x_codes : array-like of int of shape (n_samples,)
+        Symbols of S and of X (e.g. from :meth:`CategoricalAlphabet.fit_encode`).
+    n_s, n_x : int
+        Alphabet sizes.
+    smoothing : float, default=0.0
+        Additive (Laplace/Lidstone) pseudo-count added to every cell of the
+        ``n_s x n_x`` table before normalising.
+
+    Returns
+    -------
+    ndarray of shape (n_s, n_x)
+        Sums to one.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.discrete._alphabet import empirical_joint
+    >>> empirical_joint([0, 1, 1], [0, 0, 1], 2, 2, smoothing=1.0)
+    array([[0.28571429, 0.14285714],
+           [0.28571429, 0.28571429]])
+    """
+    if smoothing < 0 or not np.isfinite(smoothing):
+        raise ValueError(f"smoothing must be a finite number >= 0, got {smoothing!r}.")
+    s_codes = np.asarray(s_codes, dtype=np.int64).reshape(-1)
+    x_codes = np.asarray(x_codes, dtype=np.int64).reshape(-1)
+    if s_codes.shape != x_codes.shape:
+        raise ValueError(
+            f"s_codes and x_codes must have the same length, got {s_codes.shape[0]} and "
+            f"{x_codes.shape[0]}."
+        )
+    counts = np.bincount(s_codes * n_x + x_codes, minlength=n_s * n_x).reshape(n_s, n_x)
+    counts = counts.astype(float) + smoothing
+    return counts / counts.sum()
