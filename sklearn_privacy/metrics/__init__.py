@@ -1,0 +1,23 @@
+"""Leakage estimates, the empirical attack, and scorers for model selection."""
+
+from sklearn_privacy.metrics._leakage import (
+    adversary_accuracy_score,
+    is_discrete_release,
+    leakage_score,
+)
+from sklearn_privacy.metrics._scorers import (
+    find_mechanism,
+    make_adversary_scorer,
+    make_distortion_scorer,
+    make_leakage_scorer,
+)
+
+__all__ = [
+    "adversary_accuracy_score",
+    "find_mechanism",
+    "is_discrete_release",
+    "leakage_score",
+    "make_adversary_scorer",
+    "make_distortion_scorer",
+    "make_leakage_scorer",
+]

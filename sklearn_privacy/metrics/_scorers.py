@@ -1,0 +1,265 @@
+"""Scorers for ``GridSearchCV`` and friends: leakage, adversary accuracy, distortion.
+
+A scorer is called as ``scorer(estimator, X, y, **metadata)`` on a test fold.
+It finds the mechanism (the estimator itself, or the first mechanism step of a
+Pipeline), pushes the fold through the steps before it, reads S from the
+fold's sensitive columns or from the routed ``sensitive`` metadata, releases
+the fold and measures. scikit-learn's ``make_scorer`` cannot do this: its
+``response_method`` cannot be ``transform``.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.pipeline import Pipeline
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sklearn.utils.metadata_routing import MetadataRequest
+
+from sklearn_privacy._base import BaseMechanism, check_sensitive
+from sklearn_privacy.metrics._leakage import (
+    _ESTIMATORS,
+    adversary_accuracy_score,
+    leakage_score,
+)
+
+__all__ = [
+    "find_mechanism",
+    "make_adversary_scorer",
+    "make_distortion_scorer",
+    "make_leakage_scorer",
+]
+
+
+def find_mechanism(estimator, X=None):
+    """Locate the privacy mechanism in ``estimator`` and its input.
+
+    Parameters
+    ----------
+    estimator : BaseMechanism or Pipeline
+        A fitted mechanism, or a fitted Pipeline (possibly nested) with one.
+    X : array-like, default=None
+        Data entering ``estimator``; when given it is pushed through the steps
+        before the mechanism.
+
+    Returns
+    -------
+    mechanism : BaseMechanism
+    X_mechanism : array-like or None
+        ``X`` as the mechanism sees it.
+    """
+    if isinstance(estimator, BaseMechanism):
+        return estimator, X
+    if isinstance(estimator, Pipeline):
+        for _, step in estimator.steps:
+            if step is None or step == "passthrough":
+                continue
+            if isinstance(step, (BaseMechanism, Pipeline)) and _holds_mechanism(step):
+                return find_mechanism(step, X)
+            if X is not None:
+                X = step.transform(X)
+    raise TypeError(
+        f"{type(estimator).__name__} is neither a sklearn_privacy mechanism nor a Pipeline "
+        "holding one; privacy scorers need one."
+    )
+
+
+def _holds_mechanism(estimator):
+    if isinstance(estimator, BaseMechanism):
+        return True
+    return isinstance(estimator, Pipeline) and any(
+        _holds_mechanism(step) for _, step in estimator.steps
+    )
+
+
+class _MechanismScorer:
+    """Base of the privacy scorers: finds the mechanism, S and the release."""
+
+    _name = "mechanism"
+
+    def __init__(self, sign, kwargs):
+        self._sign = sign
+        self._kwargs = kwargs
+        self._request_sensitive = True
+
+    def __call__(self, estimator, X, y=None, **metadata):
+        sensitive = metadata.pop("sensitive", None)
+        if metadata:
+            raise TypeError(f"{self!r} got unexpected metadata {sorted(metadata)}.")
+        mechanism, X_mech = find_mechanism(estimator, X)
+        X_valid = mechanism._validate_X(X_mech, reset=False)
+        X_release, S = mechanism._split_sensitive(X_valid)
+        if S is not None and sensitive is not None:
+            raise ValueError(
+                f"{self!r}: S was given twice, as the mechanism's sensitive columns and as "
+                "the `sensitive` metadata. Give one."
+            )
+        if S is None and sensitive is None and self._needs_sensitive:
+            raise ValueError(
+                f"{self!r} found no sensitive attribute: the mechanism has no sensitive "
+                "columns and no `sensitive` metadata reached the scorer (enable metadata "
+                "routing and pass sensitive=... to fit of GridSearchCV/cross_validate)."
+            )
+        if sensitive is not None:
+            S = check_sensitive(sensitive, n_samples=X_valid.shape[0])
+        release = np.asarray(mechanism.transform(X_mech))
+        return self._sign * self._measure(mechanism, X_release, release, S, y)
+
+    _needs_sensitive = True
+
+    def _measure(self, mechanism, X_release, release, S, y):  # pragma: no cover
+        raise NotImplementedError
+
+    # -- metadata routing: S is requested by default, so routed S reaches the scorer.
+    def set_score_request(self, *, sensitive=True):
+        """Whether the routed ``sensitive`` metadata is passed to the scorer.
+
+        Parameters
+        ----------
+        sensitive : bool, default=True
+            Requested by default, so that ``fit(X, y, sensitive=S)`` of a
+            search with metadata routing enabled reaches the scorer.
+
+        Returns
+        -------
+        self
+        """
+        self._request_sensitive = bool(sensitive)
+        return self
+
+    def get_metadata_routing(self):
+        """Metadata request of the scorer (``sensitive`` for ``score``)."""
+        request = MetadataRequest(owner=self.__class__.__name__)
+        if self._needs_sensitive:
+            request.score.add_request(param="sensitive", alias=self._request_sensitive)
+        return request
+
+    def __repr__(self):
+        params = {**self._kwargs, "greater_is_better": self._sign > 0}
+        args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        return f"make_{self._name}_scorer({args})"
+
+
+class _LeakageScorer(_MechanismScorer):
+    _name = "leakage"
+
+    def _measure(self, mechanism, X_release, release, S, y):
+        return leakage_score(S, release, **self._kwargs)
+
+
+class _AdversaryScorer(_MechanismScorer):
+    _name = "adversary"
+
+    def _measure(self, mechanism, X_release, release, S, y):
+        return adversary_accuracy_score(S, release, **self._kwargs)
+
+
+class _DistortionScorer(_MechanismScorer):
+    _name = "distortion"
+    _needs_sensitive = False
+
+    def _measure(self, mechanism, X_release, release, S, y):
+        return mechanism._distortion(X_release, release)
+
+
+@validate_params(
+    {
+        "estimator": [StrOptions(_ESTIMATORS)],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "greater_is_better": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_leakage_scorer(*, estimator="auto", n_neighbors=3, greater_is_better=False):
+    """Scorer of the leakage ``I(S; release)`` on the test fold, in nats.
+
+    Parameters
+    ----------
+    estimator : {"auto", "plugin", "miller_madow", "gaussian", "knn"}, default="auto"
+        How the mutual information is estimated; see :func:`leakage_score`.
+    n_neighbors : int, default=3
+        Neighbours of the kNN estimate.
+    greater_is_better : bool, default=False
+        With the default the scorer returns ``-I(S; release)`` (a ``neg_``
+        score, so that greater is better as scikit-learn expects).
+
+    Returns
+    -------
+    callable
+        ``scorer(estimator, X, y=None, *, sensitive=None)``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.metrics import make_leakage_scorer
+    >>> make_leakage_scorer(estimator="plugin")
+    make_leakage_scorer(estimator='plugin', n_neighbors=3, greater_is_better=False)
+    """
+    kwargs = {"estimator": estimator, "n_neighbors": n_neighbors}
+    return _LeakageScorer(1 if greater_is_better else -1, kwargs)
+
+
+@validate_params(
+    {
+        "adversary": [None, HasMethods(["fit", "predict"])],
+        "train_size": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": ["random_state"],
+        "greater_is_better": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_adversary_scorer(
+    adversary=None, *, train_size=0.5, random_state=0, greater_is_better=False
+):
+    """Scorer of the accuracy of an adversary predicting S from the test fold's release.
+
+    The adversary is trained on ``train_size`` of the test fold's release and
+    scored on the rest (see :func:`adversary_accuracy_score`).
+
+    Parameters
+    ----------
+    adversary : classifier, default=None
+        Any scikit-learn classifier; ``None`` uses a logistic regression.
+    train_size : float, default=0.5
+        Share of the test fold the adversary trains on.
+    random_state : int, RandomState instance or None, default=0
+        Controls the split inside the fold.
+    greater_is_better : bool, default=False
+        With the default the scorer returns minus the accuracy (higher is more
+        private).
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> from sklearn_privacy.metrics import make_adversary_scorer
+    >>> make_adversary_scorer()
+    make_adversary_scorer(adversary=None, train_size=0.5, random_state=0, greater_is_better=False)
+    """
+    kwargs = {"adversary": adversary, "train_size": train_size, "random_state": random_state}
+    return _AdversaryScorer(1 if greater_is_better else -1, kwargs)
+
+
+@validate_params({"greater_is_better": ["boolean"]}, prefer_skip_nested_validation=True)
+def make_distortion_scorer(*, greater_is_better=False):
+    """Scorer of the mechanism's own distortion between released columns and release.
+
+    Each mechanism defines its distortion (mean squared error for releases
+    that keep the columns, the distortion matrix of a convex mapping, ...).
+
+    Parameters
+    ----------
+    greater_is_better : bool, default=False
+        With the default the scorer returns minus the distortion.
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> from sklearn_privacy.metrics import make_distortion_scorer
+    >>> make_distortion_scorer()
+    make_distortion_scorer(greater_is_better=False)
+    """
+    return _DistortionScorer(1 if greater_is_better else -1, {})
