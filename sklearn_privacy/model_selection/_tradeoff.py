@@ -1,0 +1,212 @@
+"""Privacy/utility trade-off sweeps, shaped like scikit-learn's ``validation_curve``."""
+
+import time
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import clone, is_classifier
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import check_cv
+from sklearn.utils import Bunch, _safe_indexing
+from sklearn.utils._param_validation import HasMethods, validate_params
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    _routing_enabled,
+    process_routing,
+)
+from sklearn.utils.validation import _num_samples, indexable
+
+__all__ = ["pareto_front", "tradeoff_curve"]
+
+
+def _index_params(params, n_samples, indices):
+    """Rows ``indices`` of every sample-aligned value in ``params``."""
+    return {
+        key: _safe_indexing(value, indices)
+        if hasattr(value, "__len__")
+        and not isinstance(value, str)
+        and _num_samples(value) == n_samples
+        else value
+        for key, value in params.items()
+    }
+
+
+def _fit_and_score(estimator, X, y, train, test, parameters, scorer, fit_params, score_params):
+    n_samples = _num_samples(X)
+    estimator = clone(estimator).set_params(**parameters)
+    X_train, X_test = _safe_indexing(X, train), _safe_indexing(X, test)
+    y_train = None if y is None else _safe_indexing(y, train)
+    y_test = None if y is None else _safe_indexing(y, test)
+    start = time.perf_counter()
+    estimator.fit(X_train, y_train, **_index_params(fit_params, n_samples, train))
+    fit_time = time.perf_counter() - start
+    scores = scorer(estimator, X_test, y_test, **_index_params(score_params, n_samples, test))
+    return scores, fit_time
+
+
+@validate_params(
+    {
+        "estimator": [HasMethods(["fit"])],
+        "X": ["array-like"],
+        "y": ["array-like", None],
+        "param_name": [str],
+        "param_range": ["array-like"],
+        "scoring": [dict, callable, str],
+        "cv": ["cv_object"],
+        "n_jobs": [int, None],
+        "params": [dict, None],
+        "verbose": ["verbose"],
+    },
+    prefer_skip_nested_validation=False,
+)
+def tradeoff_curve(
+    estimator,
+    X,
+    y=None,
+    *,
+    param_name,
+    param_range,
+    scoring,
+    cv=None,
+    n_jobs=None,
+    params=None,
+    verbose=0,
+):
+    """Leakage and utility of an estimator along one trade-off knob.
+
+    For each value of ``param_name`` and each cross-validation split, a clone
+    of ``estimator`` (a mechanism, or a Pipeline holding one) is fitted on the
+    training rows and every scorer of ``scoring`` is evaluated on the test rows.
+    The jobs run with :mod:`joblib`, so a dask or ray joblib backend
+    distributes them (``with joblib.parallel_backend("dask"): ...``).
+
+    Parameters
+    ----------
+    estimator : estimator
+        Mechanism or Pipeline; cloned for each job.
+    X : array-like of shape (n_samples, n_features)
+        Data, with the sensitive columns when the mechanism reads S from X.
+    y : array-like of shape (n_samples,), default=None
+        Target of the downstream task.
+    param_name : str
+        The knob, e.g. ``"privacy__epsilon"``.
+    param_range : array-like
+        Values of the knob.
+    scoring : dict, callable or str
+        Scorers, e.g. ``{"accuracy": "accuracy", "leakage": make_leakage_scorer()}``.
+    cv : int, cross-validation generator or iterable, default=None
+        As in :func:`~sklearn.model_selection.cross_validate`.
+    n_jobs : int, default=None
+        Parallel jobs.
+    params : dict, default=None
+        Metadata such as ``sensitive``. With metadata routing enabled they are
+        routed to the estimator's ``fit``, the splitter and the scorers that
+        request them; otherwise they are passed to ``fit``. Sample-aligned
+        values are split with the rows.
+    verbose : int, default=0
+        Verbosity of joblib.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        ``param_name``, ``param_range``, ``test_scores`` (dict of arrays of
+        shape ``(n_values, n_splits)``; a single scorer is named ``"score"``),
+        ``mean_test_scores`` (dict of arrays of shape ``(n_values,)``) and
+        ``fit_times`` of shape ``(n_values, n_splits)``.
+
+    See Also
+    --------
+    pareto_front : The non-dominated points of a trade-off.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn_privacy.gaussian import L2CompressionDP  # doctest: +SKIP
+    """
+    X, y = indexable(X, y)
+    params = {} if params is None else dict(params)
+    cv = check_cv(cv, y, classifier=is_classifier(estimator))
+    scorer = check_scoring(estimator, scoring=scoring, raise_exc=True)
+    if _routing_enabled():
+        router = (
+            MetadataRouter(owner="tradeoff_curve")
+            .add(
+                estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit")
+            )
+            .add(splitter=cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
+            .add(scorer=scorer, method_mapping=MethodMapping().add(caller="fit", callee="score"))
+        )
+        routed = process_routing(router, "fit", **params)
+        fit_params, split_params = routed.estimator.fit, routed.splitter.split
+        score_params = routed.scorer.score
+    else:
+        fit_params, split_params, score_params = params, {}, {}
+    splits = list(cv.split(X, y, **split_params))
+    param_range = list(param_range)
+    results = Parallel(n_jobs=n_jobs, verbose=verbose)(
+        delayed(_fit_and_score)(
+            estimator, X, y, train, test, {param_name: value}, scorer, fit_params, score_params
+        )
+        for value in param_range
+        for train, test in splits
+    )
+    shape = (len(param_range), len(splits))
+    names = list(results[0][0]) if isinstance(results[0][0], dict) else ["score"]
+
+    def _collect(name):
+        values = [r[0][name] if isinstance(r[0], dict) else r[0] for r in results]
+        return np.asarray(values, dtype=float).reshape(shape)
+
+    test_scores = {name: _collect(name) for name in names}
+    return Bunch(
+        param_name=param_name,
+        param_range=np.asarray(param_range, dtype=object),
+        test_scores=test_scores,
+        mean_test_scores={name: s.mean(axis=1) for name, s in test_scores.items()},
+        fit_times=np.asarray([r[1] for r in results]).reshape(shape),
+    )
+
+
+@validate_params(
+    {"leakage": ["array-like"], "utility": ["array-like"]}, prefer_skip_nested_validation=True
+)
+def pareto_front(leakage, utility):
+    """Indices of the Pareto-optimal points: none has both less leakage and more utility.
+
+    Parameters
+    ----------
+    leakage : array-like of shape (n_points,)
+        Leakage of each operating point (lower is better).
+    utility : array-like of shape (n_points,)
+        Utility of each point (higher is better).
+
+    Returns
+    -------
+    ndarray of int
+        Indices of the non-dominated points, by increasing leakage. Among
+        exact ties only the first index is kept.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.model_selection import pareto_front
+    >>> pareto_front([0.1, 0.2, 0.3, 0.15], [0.6, 0.9, 0.8, 0.5])
+    array([0, 1])
+    """
+    leakage = np.asarray(leakage, dtype=float).ravel()
+    utility = np.asarray(utility, dtype=float).ravel()
+    if leakage.shape != utility.shape:
+        raise ValueError(
+            f"leakage and utility must have the same length, got {leakage.size} and {utility.size}."
+        )
+    if not (np.all(np.isfinite(leakage)) and np.all(np.isfinite(utility))):
+        raise ValueError("leakage and utility must be finite.")
+    order = np.lexsort((-utility, leakage))
+    front, best = [], -np.inf
+    for i in order:
+        if utility[i] > best:
+            front.append(i)
+            best = utility[i]
+    return np.asarray(front, dtype=int)
