@@ -1,0 +1,139 @@
+"""Exponential-mechanism tail bounds of dp-compression-kohler2018, sec. 5.3.
+
+Both Gaussian compressions are instances of the exponential mechanism; with the
+distortion's sensitivity bounded in probability (Thm. 2.5.1) they are
+(epsilon, delta)-DP for
+
+* L2 compression (Cor. 1):  ``epsilon = beta (R + H(Q, delta))^2``, Q = cov(T);
+* Gaussian information bottleneck (Cor. 2):
+  ``epsilon = beta (||P||_2 R + H(Q, delta))^2``.
+
+``H`` is the Hsu-Kakade-Zhang tail radius (thesis fact A.1.4, re-derived: the
+printed eq. 5.4 lost its factors 2 and has a spurious minus sign):
+``P[||t||^2 > tr Q + 2 sqrt(tr(Q^2) s) + 2 ||Q||_2 s] <= exp(-s)`` for
+``t ~ N(0, Q)``, used with ``s = log(1 / delta)``.
+
+These bounds are loose (thesis Fig. 6.1, 6.2) and rest on the marginal of T; the
+estimators report the exact Gaussian-mechanism epsilon instead and expose these
+only for comparison.
+"""
+
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
+
+from sklearn_privacy.dp._validation import check_psd_matrix
+
+_POSITIVE = Interval(Real, 0, None, closed="neither")
+_NONNEGATIVE = Interval(Real, 0, None, closed="left")
+_OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+
+
+@validate_params(
+    {"cov": ["array-like"], "delta": [_OPEN_UNIT]},
+    prefer_skip_nested_validation=True,
+)
+def gaussian_norm_tail_radius(cov, delta):
+    """Radius ``H`` with ``P[||t||_2 > H] <= delta`` for ``t ~ N(0, cov)``.
+
+    Parameters
+    ----------
+    cov : array-like of shape (d, d)
+        Positive semi-definite covariance.
+    delta : float
+        Tail probability in (0, 1).
+
+    Returns
+    -------
+    float
+        ``sqrt(tr Q + 2 sqrt(tr(Q^2) s) + 2 ||Q||_2 s)``, ``s = log(1 / delta)``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.dp import gaussian_norm_tail_radius
+    >>> round(gaussian_norm_tail_radius([[1.0]], 0.05), 4)
+    3.2331
+    """
+    q = check_psd_matrix(cov, "cov")
+    eig = np.clip(np.linalg.eigvalsh(q), 0.0, None)
+    s = np.log(1.0 / delta)
+    return float(np.sqrt(eig.sum() + 2.0 * np.sqrt(np.sum(eig**2) * s) + 2.0 * eig.max() * s))
+
+
+@validate_params(
+    {
+        "beta": [_POSITIVE],
+        "release_cov": ["array-like"],
+        "radius": [_POSITIVE],
+        "delta": [_OPEN_UNIT],
+    },
+    prefer_skip_nested_validation=True,
+)
+def l2_exponential_epsilon(beta, release_cov, radius, delta):
+    """Exponential-mechanism epsilon of L2 compression (thesis Cor. 1).
+
+    Parameters
+    ----------
+    beta : float
+        Lagrange multiplier of the rate-distortion problem.
+    release_cov : array-like of shape (d, d)
+        Covariance of the release ``T = A X + xi``: ``A Sigma A^T + Lambda``.
+    radius : float
+        Clipping radius R of the inputs.
+    delta : float
+        Target delta in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_privacy.dp import l2_exponential_epsilon
+    >>> round(l2_exponential_epsilon(2.0, [[0.5]], 1.0, 1e-5), 3)
+    48.512
+    """
+    h = gaussian_norm_tail_radius(release_cov, delta)
+    return float(beta * (radius + h) ** 2)
+
+
+@validate_params(
+    {
+        "beta": [_POSITIVE],
+        "projection_norm": [_NONNEGATIVE],
+        "q": ["array-like"],
+        "radius": [_POSITIVE],
+        "delta": [_OPEN_UNIT],
+    },
+    prefer_skip_nested_validation=True,
+)
+def gib_exponential_epsilon(beta, projection_norm, q, radius, delta):
+    """Exponential-mechanism epsilon of the Gaussian information bottleneck (thesis Cor. 2).
+
+    Parameters
+    ----------
+    beta : float
+        Information-bottleneck trade-off.
+    projection_norm : float
+        ``||Sigma_{Y|T}^{-1/2} Sigma_{YX} Sigma_X^{-1}||_2`` (thesis eq. 5.10).
+    q : array-like of shape (d_y, d_y)
+        ``Sigma_{Y|T}^{-1/2} Sigma_{YT} Sigma_T^{-1} Sigma_{TY} Sigma_{Y|T}^{-1/2}``
+        (thesis eq. A.113, the symmetric form of eq. 5.9).
+    radius : float
+        Clipping radius R.
+    delta : float
+        Target delta in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_privacy.dp import gib_exponential_epsilon
+    >>> round(gib_exponential_epsilon(2.0, 1.0, [[0.5]], 1.0, 1e-5), 3)
+    48.512
+    """
+    h = gaussian_norm_tail_radius(q, delta)
+    return float(beta * (projection_norm * radius + h) ** 2)
