@@ -1,0 +1,123 @@
+import numpy as np
+import pytest
+from scipy.stats import entropy as scipy_entropy
+from sklearn.metrics import mutual_info_score
+
+from sklearn_privacy.information import (
+    conditional_entropy,
+    contingency_pmf,
+    encode_symbols,
+    entropy,
+    entropy_from_samples,
+    kl_divergence,
+    max_information_leakage,
+    mutual_information,
+    mutual_information_from_samples,
+    nats_to_bits,
+)
+
+
+def _random_joint(rng, shape, zeros=0.3):
+    joint = rng.random(shape) * (rng.random(shape) > zeros)
+    joint.flat[0] += 0.1
+    return joint / joint.sum()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_measures_agree_with_scipy_and_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    joint = _random_joint(rng, (rng.integers(2, 6), rng.integers(2, 7)))
+    p_a, p_b = joint.sum(axis=1), joint.sum(axis=0)
+    assert entropy(joint) == pytest.approx(scipy_entropy(joint.ravel()), abs=1e-12)
+    h_b_given_a = sum(p_a[i] * scipy_entropy(joint[i] / p_a[i]) for i in range(len(p_a)) if p_a[i])
+    assert conditional_entropy(joint) == pytest.approx(h_b_given_a, abs=1e-12)
+    expected = scipy_entropy(p_a) + scipy_entropy(p_b) - scipy_entropy(joint.ravel())
+    assert mutual_information(joint) == pytest.approx(expected, abs=1e-12)
+    # I(A;B) = D(P_AB || P_A P_B)
+    assert mutual_information(joint) == pytest.approx(
+        kl_divergence(joint, np.outer(p_a, p_b)), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sample_estimates_match_mutual_info_score(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 5, 300)
+    b = (a + rng.integers(0, 3, 300)) % 4
+    assert mutual_information_from_samples(a, b) == pytest.approx(
+        mutual_info_score(a, b), abs=1e-12
+    )
+    counts = np.bincount(a)
+    assert entropy_from_samples(a) == pytest.approx(scipy_entropy(counts), abs=1e-12)
+
+
+def test_zero_cells_are_exact():
+    joint = np.array([[0.5, 0.0], [0.0, 0.5]])
+    assert mutual_information(joint) == pytest.approx(np.log(2), abs=1e-15)
+    assert conditional_entropy(joint) == 0.0
+    assert entropy([1.0, 0.0, 0.0]) == 0.0
+    assert kl_divergence([1.0, 0.0], [0.5, 0.5]) == pytest.approx(np.log(2))
+    assert kl_divergence([0.5, 0.5], [1.0, 0.0]) == np.inf
+
+
+def test_miller_madow_correction():
+    a = np.array([0, 0, 1, 1, 2, 2, 2, 0])
+    b = np.array([0, 1, 1, 1, 0, 0, 1, 0])
+    n = len(a)
+    plugin = mutual_information_from_samples(a, b)
+    corrected = mutual_information_from_samples(a, b, method="miller_madow")
+    m_ab = np.unique(np.c_[a, b], axis=0).shape[0]
+    assert corrected - plugin == pytest.approx((3 + 2 - m_ab - 1) / (2 * n), abs=1e-15)
+    h = entropy_from_samples(a, method="miller_madow") - entropy_from_samples(a)
+    assert h == pytest.approx(2 / (2 * n))
+
+
+def test_rows_form_joint_symbols():
+    codes, symbols = encode_symbols(np.array([[1, "a"], [2, "b"], [1, "a"]], dtype=object))
+    assert codes[0] == codes[2] != codes[1]
+    assert len(symbols) == 2
+    joint = contingency_pmf(np.c_[[0, 0, 1, 1], [0, 1, 0, 1]], [0, 1, 2, 3])
+    assert joint.shape == (4, 4)
+    assert mutual_information(joint) == pytest.approx(np.log(4))
+
+
+def test_max_information_leakage_brute_force():
+    rng = np.random.default_rng(0)
+    joint = _random_joint(rng, (3, 5))
+    h_s = scipy_entropy(joint.sum(axis=1))
+    p_u = joint.sum(axis=0)
+    expected = max(h_s - scipy_entropy(joint[:, u] / p_u[u]) for u in range(5) if p_u[u] > 0)
+    assert max_information_leakage(joint) == pytest.approx(expected, abs=1e-12)
+    # an output that reveals S exactly leaks H(S)
+    assert max_information_leakage(np.array([[0.25, 0.25], [0.0, 0.5]])) == pytest.approx(
+        scipy_entropy([0.5, 0.5])
+    )
+
+
+def test_bits():
+    assert nats_to_bits(np.log(2)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ([0.5, 0.6], "sum to 1"),
+        ([1.5, -0.5], "negative"),
+        ([np.nan, 1.0], "NaN"),
+        ([], "empty"),
+    ],
+)
+def test_invalid_pmf(bad, match):
+    with pytest.raises(ValueError, match=match):
+        entropy(bad)
+
+
+def test_invalid_joint_and_samples():
+    with pytest.raises(ValueError, match="2-D"):
+        mutual_information([0.5, 0.5])
+    with pytest.raises(ValueError, match="same number of samples"):
+        mutual_information_from_samples([0, 1], [0, 1, 1])
+    with pytest.raises(ValueError, match="method"):
+        mutual_information_from_samples([0, 1], [0, 1], method="nope")
+    with pytest.raises(ValueError, match="same shape"):
+        kl_divergence([0.5, 0.5], [1.0])

@@ -1,0 +1,180 @@
+import numpy as np
+import pandas as pd
+import pytest
+from _mechanisms import NoisyRelease, RandomizedResponse
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import mutual_info_score
+from sklearn.model_selection import GridSearchCV, KFold, cross_validate
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+from sklearn_privacy.metrics import (
+    find_mechanism,
+    make_adversary_scorer,
+    make_distortion_scorer,
+    make_leakage_scorer,
+)
+
+CV = KFold(4, shuffle=True, random_state=0)
+
+
+@pytest.fixture
+def discrete_data():
+    rng = np.random.default_rng(0)
+    n = 400
+    s = rng.integers(0, 2, n)
+    x = np.where(rng.random(n) < 0.8, s, 1 - s) + 2 * rng.integers(0, 2, n)
+    y = (x >= 2).astype(int)
+    return s, x, y
+
+
+def _pipe(mechanism):
+    return Pipeline(
+        [
+            ("privacy", mechanism),
+            ("onehot", OneHotEncoder(handle_unknown="ignore")),
+            ("clf", LogisticRegression()),
+        ]
+    )
+
+
+def _expected_fold_leakage(s, x):
+    return [-mutual_info_score(s[test], x[test]) for _, test in CV.split(x)]
+
+
+def test_leakage_scorer_reads_each_folds_own_columns(discrete_data):
+    s, x, y = discrete_data
+    X = np.c_[s, x]
+    res = cross_validate(
+        _pipe(RandomizedResponse(flip=0.0, sensitive=[0])),
+        X,
+        y,
+        cv=CV,
+        scoring={"leakage": make_leakage_scorer(estimator="plugin")},
+        error_score="raise",
+    )
+    np.testing.assert_allclose(res["test_leakage"], _expected_fold_leakage(s, x), atol=1e-12)
+
+
+def test_leakage_scorer_gets_each_folds_own_metadata(routing, discrete_data):
+    s, x, y = discrete_data
+    mech = RandomizedResponse(flip=0.0).set_fit_request(sensitive=True)
+    res = cross_validate(
+        _pipe(mech),
+        x.reshape(-1, 1),
+        y,
+        cv=CV,
+        params={"sensitive": s},
+        scoring={"leakage": make_leakage_scorer(estimator="plugin")},
+        error_score="raise",
+    )
+    np.testing.assert_allclose(res["test_leakage"], _expected_fold_leakage(s, x), atol=1e-12)
+
+
+def _grid_scoring():
+    return {
+        "accuracy": "accuracy",
+        "leakage": make_leakage_scorer(),
+        "adversary": make_adversary_scorer(),
+        "distortion": make_distortion_scorer(),
+    }
+
+
+def test_grid_search_with_sensitive_columns(discrete_data):
+    s, x, y = discrete_data
+    X = pd.DataFrame({"s": s, "x": x})
+    search = GridSearchCV(
+        _pipe(RandomizedResponse(sensitive="s", random_state=0)),
+        {"privacy__flip": [0.0, 1.0]},
+        scoring=_grid_scoring(),
+        refit="accuracy",
+        cv=CV,
+        error_score="raise",
+    ).fit(X, y)
+    res = search.cv_results_
+    for key in ("mean_test_leakage", "mean_test_adversary", "mean_test_distortion"):
+        assert np.all(np.isfinite(res[key]))
+    # flip=1 redraws every row from the pool: less leakage, a weaker adversary, more distortion
+    assert -res["mean_test_leakage"][1] < -res["mean_test_leakage"][0]
+    assert -res["mean_test_adversary"][0] > 0.7
+    assert -res["mean_test_adversary"][1] < 0.65
+    assert res["mean_test_distortion"][0] == 0.0
+    assert search.best_params_ == {"privacy__flip": 0.0}
+
+
+def test_grid_search_with_routed_sensitive(routing, discrete_data):
+    s, x, y = discrete_data
+    mech = RandomizedResponse(random_state=0).set_fit_request(sensitive=True)
+    search = GridSearchCV(
+        _pipe(mech),
+        {"privacy__flip": [0.0, 1.0]},
+        scoring=_grid_scoring(),
+        refit="accuracy",
+        cv=CV,
+        error_score="raise",
+    ).fit(x.reshape(-1, 1), y, sensitive=s)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_leakage"]))
+    assert search.cv_results_["mean_test_leakage"][0] == pytest.approx(
+        np.mean(_expected_fold_leakage(s, x)), abs=1e-12
+    )
+
+
+def test_scorer_without_sensitive_raises(discrete_data):
+    s, x, y = discrete_data
+    with pytest.raises(ValueError, match="found no sensitive attribute"):
+        make_leakage_scorer()(
+            NoisyRelease().fit(x.reshape(-1, 1).astype(float), sensitive=s),
+            x.reshape(-1, 1).astype(float),
+        )
+
+
+def test_scorer_that_cannot_get_s_raises_in_search(routing, discrete_data):
+    s, x, y = discrete_data
+    mech = RandomizedResponse().set_fit_request(sensitive=True)
+    scorer = make_leakage_scorer().set_score_request(sensitive=False)
+    search = GridSearchCV(
+        _pipe(mech),
+        {"privacy__flip": [0.0]},
+        scoring={"leakage": scorer},
+        refit=False,
+        cv=CV,
+        error_score="raise",
+    )
+    with pytest.raises(ValueError, match="found no sensitive attribute"):
+        search.fit(x.reshape(-1, 1), y, sensitive=s)
+
+
+def test_scorer_s_given_twice(discrete_data):
+    s, x, y = discrete_data
+    X = np.c_[s, x]
+    mech = RandomizedResponse(sensitive=[0]).fit(X)
+    with pytest.raises(ValueError, match="given twice"):
+        make_leakage_scorer()(mech, X, sensitive=s)
+
+
+def test_scorer_rejects_non_mechanism():
+    with pytest.raises(TypeError, match="neither a sklearn_privacy mechanism"):
+        make_leakage_scorer()(StandardScaler().fit([[0.0], [1.0]]), [[0.0], [1.0]])
+
+
+def test_find_mechanism_pushes_x_through_preceding_steps():
+    X = np.c_[np.arange(10) % 2, np.arange(10.0)]
+    pipe = Pipeline(
+        [("scale", StandardScaler()), ("privacy", NoisyRelease(scale=0.0, sensitive=[0]))]
+    ).fit(X)
+    mech, X_mech = find_mechanism(pipe, X)
+    assert mech is pipe.named_steps["privacy"]
+    np.testing.assert_allclose(X_mech, StandardScaler().fit_transform(X))
+
+
+def test_distortion_needs_matching_shapes_or_an_override():
+    X = np.c_[np.arange(10) % 2, np.arange(10.0)]
+    mech = NoisyRelease(scale=1.0, sensitive=[0], random_state=0).fit(X)
+    noise = mech.transform(X) - X[:, 1:]
+    assert make_distortion_scorer()(mech, X) == pytest.approx(-np.mean(noise**2))
+
+
+def test_scorer_repr():
+    assert repr(make_leakage_scorer()) == (
+        "make_leakage_scorer(estimator='auto', n_neighbors=3, greater_is_better=False)"
+    )

@@ -1,0 +1,123 @@
+import numpy as np
+import pytest
+from _mechanisms import NoisyRelease
+from joblib import parallel_backend
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, cross_validate
+from sklearn.pipeline import Pipeline
+
+from sklearn_privacy.metrics import make_leakage_scorer
+from sklearn_privacy.model_selection import pareto_front, tradeoff_curve
+
+CV = KFold(3, shuffle=True, random_state=0)
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(0)
+    n = 300
+    s = rng.integers(0, 2, n)
+    X = np.c_[s, s + 0.5 * rng.normal(size=n), rng.normal(size=n)]
+    y = (X[:, 1] + X[:, 2] > 0.5).astype(int)
+    return X, y, s
+
+
+def _pipe(**kw):
+    return Pipeline(
+        [("privacy", NoisyRelease(random_state=0, **kw)), ("clf", LogisticRegression())]
+    )
+
+
+def _scoring():
+    return {"accuracy": "accuracy", "leakage": make_leakage_scorer(estimator="gaussian")}
+
+
+def test_tradeoff_curve_matches_cross_validate(data):
+    X, y, _ = data
+    scales = [0.0, 1.0, 10.0]
+    result = tradeoff_curve(
+        _pipe(sensitive=[0]),
+        X,
+        y,
+        param_name="privacy__scale",
+        param_range=scales,
+        scoring=_scoring(),
+        cv=CV,
+    )
+    assert result.test_scores["leakage"].shape == (3, 3)
+    for i, scale in enumerate(scales):
+        ref = cross_validate(_pipe(sensitive=[0], scale=scale), X, y, cv=CV, scoring=_scoring())
+        np.testing.assert_allclose(result.test_scores["accuracy"][i], ref["test_accuracy"])
+        np.testing.assert_allclose(result.test_scores["leakage"][i], ref["test_leakage"])
+    leak = -result.mean_test_scores["leakage"]
+    assert leak[0] > leak[1] > leak[2]
+
+
+def test_tradeoff_curve_routes_sensitive(routing, data):
+    X, y, s = data
+    pipe = Pipeline(
+        [
+            ("privacy", NoisyRelease(random_state=0).set_fit_request(sensitive=True)),
+            ("clf", LogisticRegression()),
+        ]
+    )
+    routed = tradeoff_curve(
+        pipe,
+        X[:, 1:],
+        y,
+        param_name="privacy__scale",
+        param_range=[0.0, 5.0],
+        scoring=_scoring(),
+        cv=CV,
+        params={"sensitive": s},
+    )
+    columns = tradeoff_curve(
+        _pipe(sensitive=[0]),
+        X,
+        y,
+        param_name="privacy__scale",
+        param_range=[0.0, 5.0],
+        scoring=_scoring(),
+        cv=CV,
+    )
+    np.testing.assert_allclose(routed.test_scores["leakage"], columns.test_scores["leakage"])
+
+
+def test_tradeoff_curve_parallel_backend_gives_same_numbers(data):
+    X, y, _ = data
+    kwargs = dict(param_name="privacy__scale", param_range=[0.0, 2.0], scoring=_scoring(), cv=CV)
+    serial = tradeoff_curve(_pipe(sensitive=[0]), X, y, **kwargs)
+    with parallel_backend("threading"):
+        threaded = tradeoff_curve(_pipe(sensitive=[0]), X, y, n_jobs=2, **kwargs)
+    np.testing.assert_allclose(serial.test_scores["leakage"], threaded.test_scores["leakage"])
+
+
+def _brute_force_front(leak, util):
+    keep = []
+    for i in range(len(leak)):
+        dominated = any(
+            (leak[j] <= leak[i] and util[j] >= util[i]) and (leak[j] < leak[i] or util[j] > util[i])
+            for j in range(len(leak))
+        )
+        if not dominated:
+            keep.append(i)
+    return set(keep)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pareto_front_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    leak = rng.integers(0, 6, 15).astype(float)
+    util = rng.integers(0, 6, 15).astype(float)
+    front = pareto_front(leak, util)
+    expected = _brute_force_front(leak, util)
+    # among exact duplicates only one index is kept
+    assert {(leak[i], util[i]) for i in front} == {(leak[i], util[i]) for i in expected}
+    assert np.all(np.diff(leak[front]) > 0)
+
+
+def test_pareto_front_errors():
+    with pytest.raises(ValueError, match="same length"):
+        pareto_front([0.1, 0.2], [0.5])
+    with pytest.raises(ValueError, match="finite"):
+        pareto_front([np.nan], [0.5])

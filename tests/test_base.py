@@ -1,0 +1,123 @@
+"""The shared mechanism contract, proved on the reference mechanisms of ``_mechanisms``."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from _mechanisms import NoisyRelease, RandomizedResponse
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sklearn_privacy._base import check_generator
+
+
+@parametrize_with_checks(
+    [
+        NoisyRelease(sensitive=[0], random_state=0),
+        RandomizedResponse(sensitive=[0], random_state=0),
+    ]
+)
+def test_estimator_checks(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture
+def frame():
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        {"s": rng.integers(0, 2, 40), "a": rng.normal(size=40), "b": rng.normal(size=40)}
+    )
+
+
+def test_sensitive_columns_are_not_released(frame):
+    mech = NoisyRelease(scale=0.0, sensitive="s").fit(frame)
+    assert mech.n_features_in_ == 3
+    assert list(mech.get_feature_names_out()) == ["a", "b"]
+    np.testing.assert_allclose(mech.transform(frame), frame[["a", "b"]].to_numpy())
+    out = mech.set_output(transform="pandas").transform(frame)
+    assert list(out.columns) == ["a", "b"]
+
+
+def test_sensitive_as_metadata(frame):
+    mech = NoisyRelease(scale=0.0).fit(frame[["a", "b"]], sensitive=frame["s"])
+    assert mech.n_sensitive_ == 1
+    assert mech.transform(frame[["a", "b"]]).shape == (40, 2)
+
+
+def test_sensitive_indices_and_negative_index():
+    X = np.random.default_rng(0).normal(size=(10, 3))
+    X[:, 2] = np.arange(10) % 2
+    mech = NoisyRelease(sensitive=-1).fit(X)
+    np.testing.assert_array_equal(mech.sensitive_columns_, [2])
+    np.testing.assert_array_equal(mech.release_columns_, [0, 1])
+
+
+def test_same_seed_same_release(frame):
+    mech = NoisyRelease(sensitive="s", random_state=3).fit(frame)
+    np.testing.assert_array_equal(mech.transform(frame), mech.transform(frame))
+    fresh = NoisyRelease(sensitive="s", random_state=None).fit(frame)
+    assert not np.array_equal(fresh.transform(frame), fresh.transform(frame))
+
+
+@pytest.mark.parametrize(
+    "kwargs, fit_kwargs, match",
+    [
+        ({"sensitive": "s"}, {"sensitive": np.arange(40) % 2}, "given twice"),
+        ({}, {}, "needs the sensitive attribute"),
+        ({"sensitive": "zz"}, {}, "'zz' is not a column"),
+        ({"sensitive": 7}, {}, "out of range"),
+        ({"sensitive": ["s", "s"]}, {}, "names a column twice"),
+        ({"sensitive": ["s", "a", "b"]}, {}, "nothing is left to release"),
+        ({}, {"sensitive": np.zeros(40)}, "single value"),
+        ({}, {"sensitive": np.arange(39) % 2}, "39 rows but X has 40"),
+        ({}, {"sensitive": np.r_[np.nan, np.arange(39) % 2]}, "NaN"),
+    ],
+)
+def test_sensitive_errors_name_the_parameter(frame, kwargs, fit_kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        NoisyRelease(**kwargs).fit(frame, **fit_kwargs)
+
+
+def test_names_need_a_dataframe():
+    with pytest.raises(ValueError, match="X has no column names"):
+        NoisyRelease(sensitive="s").fit(np.ones((4, 2)) * np.arange(4)[:, None])
+
+
+def test_nan_in_X_is_rejected(frame):
+    bad = frame.copy()
+    bad.loc[3, "a"] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        NoisyRelease(sensitive="s").fit(bad)
+
+
+def test_invalid_parameter_is_named(frame):
+    with pytest.raises(ValueError, match="'scale' parameter"):
+        NoisyRelease(scale=-1, sensitive="s").fit(frame)
+
+
+def test_categorical_input_kept_as_objects():
+    X = np.array([["m", "a"], ["f", "b"], ["m", "b"], ["f", "a"]], dtype=object)
+    mech = RandomizedResponse(flip=0.0, sensitive=[0], random_state=0).fit(X)
+    assert mech.transform(X).tolist() == [["a"], ["b"], ["b"], ["a"]]
+
+
+def test_metadata_routing_in_pipeline(routing, frame):
+    y = (frame["a"] > 0).astype(int)
+    pipe = Pipeline(
+        [
+            ("privacy", NoisyRelease(scale=0.1).set_fit_request(sensitive=True)),
+            ("clf", LogisticRegression()),
+        ]
+    )
+    pipe.fit(frame[["a", "b"]], y, sensitive=frame["s"])
+    assert pipe.named_steps["privacy"].n_sensitive_ == 1
+
+
+def test_check_generator():
+    assert isinstance(check_generator(None), np.random.Generator)
+    assert check_generator(3).random() == np.random.default_rng(3).random()
+    gen = np.random.default_rng(0)
+    assert check_generator(gen) is gen
+    assert isinstance(check_generator(np.random.RandomState(0)), np.random.Generator)
+    with pytest.raises(ValueError, match="random_state"):
+        check_generator("seed")
