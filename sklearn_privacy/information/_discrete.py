@@ -80,9 +80,7 @@ def mutual_information(joint):
 
 def _mutual_information(joint):
     """Unchecked ``I(A; B)`` for a valid 2-D joint pmf (hot paths)."""
-    value = (
-        entr(joint.sum(axis=1)).sum() + entr(joint.sum(axis=0)).sum() - entr(joint).sum()
-    )
+    value = entr(joint.sum(axis=1)).sum() + entr(joint.sum(axis=0)).sum() - entr(joint).sum()
     return float(max(value, 0.0))
 
 
