@@ -1,0 +1,101 @@
+"""Greedy funnel/bottleneck against the from-scratch textbook greedy."""
+
+import numpy as np
+import pytest
+
+from sklearn_privacy.discrete._greedy import (
+    greedy_merge,
+    greedy_merge_textbook,
+    greedy_sweep,
+)
+from sklearn_privacy.information import entropy, mutual_information
+
+
+def _random_joints(seed, n_cases, max_x=8):
+    rng = np.random.default_rng(seed)
+    for _ in range(n_cases):
+        n_s, n_x = rng.integers(2, 5), rng.integers(2, max_x + 1)
+        yield rng, rng.dirichlet(np.full(n_s * n_x, 0.7)).reshape(n_s, n_x)
+
+
+def _assert_same_path(a, b, atol=1e-10):
+    np.testing.assert_array_equal(a.merges, b.merges)
+    np.testing.assert_array_equal(a.labels, b.labels)
+    np.testing.assert_allclose(a.leakage, b.leakage, rtol=0, atol=atol)
+    np.testing.assert_allclose(a.disclosure, b.disclosure, rtol=0, atol=atol)
+
+
+@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
+def test_greedy_threshold_matches_textbook(kind):
+    for rng, joint in _random_joints(0, 60):
+        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        for threshold in [0.0, *rng.uniform(0, top, 3)]:
+            fast = greedy_merge(joint, kind=kind, threshold=threshold)
+            _assert_same_path(fast, greedy_merge_textbook(joint, kind=kind, threshold=threshold))
+            # Every state of the path satisfies the constraint.
+            bound = fast.disclosure if kind == "funnel" else fast.leakage
+            assert np.all(bound >= threshold - 1e-12)
+
+
+@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
+@pytest.mark.parametrize("lam", [0.0, 0.4, 0.9, 1.5])
+def test_greedy_lagrangian_matches_textbook(kind, lam):
+    for _, joint in _random_joints(1, 25):
+        fast = greedy_merge(joint, kind=kind, lam=lam)
+        _assert_same_path(fast, greedy_merge_textbook(joint, kind=kind, lam=lam))
+        objective = fast.leakage - lam * fast.disclosure
+        steps = np.diff(objective)
+        assert np.all(steps < 0) if kind == "funnel" else np.all(steps > 0)
+
+
+def test_greedy_path_values_are_exact_informations():
+    _, joint = next(_random_joints(2, 1))
+    path = greedy_merge(joint, threshold=0.0)
+    merged = np.zeros((joint.shape[1], path.n_clusters))
+    merged[np.arange(joint.shape[1]), path.labels] = 1
+    assert path.n_clusters == 1
+    assert path.leakage[-1] == pytest.approx(0.0, abs=1e-12)
+    assert path.leakage[0] == pytest.approx(mutual_information(joint))
+    assert path.disclosure[0] == pytest.approx(entropy(joint.sum(axis=0)))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"threshold": 0.0}, {"threshold": "half"}, {"lam": 0.3}, {"kind": "bottleneck", "lam": 0.7}],
+)
+def test_greedy_large_alphabet_matches_vectorised_textbook(kwargs):
+    # n > 64 exercises the slot compaction of the incremental loop.
+    rng = np.random.default_rng(3)
+    joint = rng.dirichlet(np.full(4 * 120, 0.5)).reshape(4, 120)
+    if kwargs.get("threshold") == "half":
+        kwargs = {"threshold": 0.5 * entropy(joint.sum(axis=0))}
+    fast = greedy_merge(joint, **kwargs)
+    _assert_same_path(fast, greedy_merge_textbook(joint, exact=False, **kwargs))
+
+
+@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
+def test_greedy_sweep_equals_individual_runs(kind):
+    for rng, joint in _random_joints(4, 20, max_x=8):
+        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        thresholds = [top, *rng.uniform(0, top, 5), 0.0]
+        for threshold, path in zip(thresholds, greedy_sweep(joint, thresholds, kind=kind)):
+            _assert_same_path(path, greedy_merge(joint, kind=kind, threshold=threshold), 1e-12)
+    rng = np.random.default_rng(5)
+    joint = rng.dirichlet(np.full(3 * 90, 0.5)).reshape(3, 90)
+    thresholds = np.linspace(0, entropy(joint.sum(axis=0)), 9)
+    for threshold, path in zip(thresholds, greedy_sweep(joint, thresholds)):
+        _assert_same_path(path, greedy_merge(joint, threshold=threshold), 1e-12)
+
+
+def test_greedy_errors():
+    joint = np.array([[0.2, 0.3], [0.4, 0.1]])
+    with pytest.raises(ValueError, match="threshold must lie in"):
+        greedy_merge(joint, threshold=5.0)
+    with pytest.raises(ValueError, match="threshold must lie in"):
+        greedy_merge(joint, kind="bottleneck", threshold=0.5)
+    with pytest.raises(ValueError, match="exactly one"):
+        greedy_merge(joint, threshold=0.1, lam=0.1)
+    with pytest.raises(ValueError, match="kind"):
+        greedy_merge(joint, kind="other", threshold=0.1)
+    with pytest.raises(ValueError, match="sum to 1"):
+        greedy_merge(joint * 2, threshold=0.1)
