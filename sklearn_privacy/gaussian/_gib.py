@@ -1,0 +1,290 @@
+"""GaussianIBTransformer: Gaussian information bottleneck and Gaussian privacy funnel."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
+
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy.dp import clip_rows, gaussian_epsilon, gib_exponential_epsilon
+from sklearn_privacy.gaussian._encoding import gaussian_leakage, numeric_matrix
+from sklearn_privacy.gaussian._solvers import (
+    gaussian_information_bottleneck,
+    gaussian_privacy_funnel,
+)
+
+
+class GaussianIBTransformer(BaseMechanism):
+    """Linear-Gaussian release ``T = A (x - mean) + N(0, I)`` from a bottleneck or a funnel.
+
+    ``objective="bottleneck"`` (default): the Gaussian information bottleneck
+    (Chechik et al. 2005; dp-compression-kohler2018 ch. 4) minimises
+    ``I(X;T) - beta I(T;Y)`` where the relevance variable Y is ``y`` (one-hot
+    encoded when categorical) or the columns named by ``relevance``. Component
+    i of ``Sigma_{x|y} Sigma_x^{-1}`` (eigenvalue ``lambda_i``) is released when
+    ``beta`` exceeds its critical value ``1 / (1 - lambda_i)``.
+
+    ``objective="funnel"``: the Gaussian privacy funnel
+    (privacy-funnel-makhdoumi2014 sec. V, Thm. 2) with S sensitive: minimise
+    ``I(S;T)`` subject to ``I(X;T) >= disclosure``. The Lagrangian form
+    ``I(S;T) - beta I(X;T)`` of the paper is unbounded below for Gaussians, so
+    the knob of the funnel is ``disclosure`` (nats); see
+    :func:`~sklearn_privacy.gaussian.gaussian_privacy_funnel`.
+
+    With ``clip_radius`` the centred rows are clipped to that ball and the
+    release is (epsilon, delta)-DP under replace-one neighbours with
+    sensitivity ``2 R ||A||_2`` (unit noise; thesis sec. 5.4 with the factor 2).
+
+    Parameters
+    ----------
+    beta : float, default=10.0
+        Bottleneck trade-off, > 1; must exceed the smallest critical value.
+    objective : {"bottleneck", "funnel"}, default="bottleneck"
+        - "bottleneck": keep information on the relevance variable.
+        - "funnel": hide S (needs S) while disclosing ``disclosure`` nats of X.
+    disclosure : float or None, default=None
+        Required ``I(X;T)`` in nats for the funnel.
+    relevance : column names or indices of X, or None, default=None
+        Columns used as the relevance variable instead of ``y``; they are not
+        released.
+    clip_radius : float or None, default=None
+        Clipping radius R of the centred rows; ``None`` clips nothing and gives
+        no DP guarantee (``epsilon_ = inf``).
+    delta : float, default=1e-5
+        The delta at which ``epsilon_`` is reported.
+    sensitive : column names or indices, default=None
+        S columns (needed by the funnel; with the bottleneck only ``leakage_``
+        uses them).
+    random_state : int, RandomState instance or None, default=None
+        Noise of the release.
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_components_, n_features)
+        The nonzero rows of A (acting on the released columns).
+    eigenvalues_ : ndarray of shape (n_features,)
+        Ascending eigenvalues of ``Sigma_{x|y} Sigma_x^{-1}`` (``Sigma_{x|s}``
+        for the funnel).
+    critical_betas_ : ndarray of shape (n_features,)
+        ``1 / (1 - eigenvalues_)``, ascending.
+    mean_ : ndarray of shape (n_features,)
+    rate_ : float
+        ``I(X;T)`` in nats (Gaussian model).
+    disclosure_ : float
+        Same as ``rate_``.
+    relevance_information_ : float
+        ``I(T;Y)`` in nats (bottleneck).
+    leakage_ : float
+        ``I(S;T)`` in nats when S is known, else ``rate_`` (an upper bound).
+    epsilon_, delta_ : float
+        DP guarantee of one ``transform`` (``inf`` without ``clip_radius``).
+    epsilon_exponential_ : float
+        Exponential-mechanism bound of thesis Cor. 2 (bottleneck with a radius).
+    n_components_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+
+    See Also
+    --------
+    L2CompressionDP : compression under squared error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.gaussian import GaussianIBTransformer
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(1000, 3))
+    >>> y = X[:, 0] + 0.5 * rng.normal(size=1000)
+    >>> gib = GaussianIBTransformer(beta=20.0, clip_radius=3.0, random_state=0).fit(X, y)
+    >>> gib.transform(X).shape, gib.n_components_
+    ((1000, 1), 1)
+    """
+
+    _parameter_constraints: dict = {
+        **BaseMechanism._parameter_constraints,
+        "beta": [Interval(Real, 1, None, closed="neither")],
+        "objective": [StrOptions({"bottleneck", "funnel"})],
+        "disclosure": [None, Interval(Real, 0, None, closed="neither")],
+        "relevance": [None, Integral, str, "array-like"],
+        "clip_radius": [None, Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither")],
+    }
+    _requires_sensitive = False
+
+    def __init__(
+        self,
+        beta=10.0,
+        *,
+        objective="bottleneck",
+        disclosure=None,
+        relevance=None,
+        clip_radius=None,
+        delta=1e-5,
+        sensitive=None,
+        random_state=None,
+    ):
+        self.beta = beta
+        self.objective = objective
+        self.disclosure = disclosure
+        self.relevance = relevance
+        self.clip_radius = clip_radius
+        self.delta = delta
+        self.sensitive = sensitive
+        self.random_state = random_state
+
+    def _needs_sensitive(self):
+        return self.objective == "funnel"
+
+    def _relevance_positions(self):
+        """Positions, inside the released columns, of the ``relevance`` columns."""
+        if self.relevance is None:
+            return np.array([], dtype=int)
+        items = (
+            list(self.relevance) if _is_arraylike_not_scalar(self.relevance) else [self.relevance]
+        )
+        names = getattr(self, "feature_names_in_", None)
+        positions = []
+        for item in items:
+            if isinstance(item, (str, np.str_)):
+                if names is None or item not in set(names):
+                    raise ValueError(f"relevance column {item!r} is not a column of X.")
+                idx = int(np.flatnonzero(names == item)[0])
+            elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
+                if not -self.n_features_in_ <= item < self.n_features_in_:
+                    raise ValueError(f"relevance column index {item} is out of range.")
+                idx = int(item) % self.n_features_in_
+            else:
+                raise ValueError(f"relevance must hold column names or indices, got {item!r}.")
+            pos = np.flatnonzero(self.release_columns_ == idx)
+            if pos.size == 0:
+                raise ValueError(f"relevance column {item!r} is also a sensitive column.")
+            positions.append(int(pos[0]))
+        return np.asarray(sorted(set(positions)), dtype=int)
+
+    def _fit_mechanism(self, X, S, y):
+        X = np.asarray(X, dtype=float)
+        self.relevance_positions_ = self._relevance_positions()
+        keep = np.setdiff1d(np.arange(X.shape[1]), self.relevance_positions_)
+        if keep.size == 0:
+            raise ValueError("relevance names every released column: nothing is left to release.")
+        self.feature_positions_ = keep
+        Xf = X[:, keep]
+        if self.objective == "funnel":
+            if self.disclosure is None:
+                raise ValueError('objective="funnel" needs disclosure (the I(X;T) to keep, nats).')
+            Y = numeric_matrix(S, "sensitive")
+        elif self.relevance_positions_.size:
+            Y = X[:, self.relevance_positions_]
+        elif y is None:
+            raise ValueError(
+                "GaussianIBTransformer needs a relevance variable: pass y to fit, or name "
+                "columns of X with relevance=..."
+            )
+        else:
+            Y = numeric_matrix(y, "y")
+            if Y.shape[0] != X.shape[0]:
+                raise ValueError(f"y has {Y.shape[0]} rows but X has {X.shape[0]}.")
+
+        self.mean_ = Xf.mean(axis=0)
+        Z = np.hstack([Xf - self.mean_, Y - Y.mean(axis=0)])
+        joint = Z.T @ Z / max(Z.shape[0] - 1, 1)
+        d = Xf.shape[1]
+        cov_x, cov_xy, cov_y = joint[:d, :d], joint[:d, d:], joint[d:, d:]
+        try:
+            if self.objective == "funnel":
+                sol = gaussian_privacy_funnel(cov_x, cov_xy, cov_y, self.disclosure)
+            else:
+                sol = gaussian_information_bottleneck(cov_x, cov_xy, cov_y, self.beta)
+        except ValueError as exc:
+            if "singular" in str(exc):
+                raise ValueError(
+                    f"{exc} (covariance of the released columns or of the "
+                    f"{'sensitive' if self.objective == 'funnel' else 'relevance'} variable)"
+                ) from exc
+            raise
+        A = sol["components"]
+        self.components_ = A
+        self.n_components_ = A.shape[0]
+        self.eigenvalues_ = sol["eigenvalues"]
+        with np.errstate(divide="ignore"):
+            self.critical_betas_ = 1.0 / (1.0 - self.eigenvalues_)
+        cov_t = A @ cov_x @ A.T + np.eye(self.n_components_)
+        cov_t_y = A @ (cov_x - cov_xy @ np.linalg.solve(cov_y, cov_xy.T)) @ A.T + np.eye(
+            self.n_components_
+        )
+        self.rate_ = 0.5 * float(np.linalg.slogdet(cov_t)[1])
+        self.disclosure_ = self.rate_
+        self.relevance_information_ = 0.5 * float(
+            np.linalg.slogdet(cov_t)[1] - np.linalg.slogdet(cov_t_y)[1]
+        )
+        if self.objective == "funnel":
+            self.leakage_ = self.relevance_information_
+        elif S is not None:
+            self.leakage_ = gaussian_leakage(
+                Xf,
+                numeric_matrix(S, "sensitive"),
+                self.mean_,
+                A,
+                np.ones(A.shape[0]),
+                np.ones(A.shape[0]),
+            )
+        else:
+            self.leakage_ = self.rate_
+
+        self.delta_ = float(self.delta)
+        if self.clip_radius is None:
+            self.sensitivity_ = np.inf
+            self.epsilon_ = np.inf
+            self.epsilon_exponential_ = np.inf
+        else:
+            R = float(self.clip_radius)
+            self.sensitivity_ = 2.0 * R * float(np.linalg.norm(A, 2))
+            self.epsilon_ = gaussian_epsilon(1.0, self.delta, self.sensitivity_)
+            self.epsilon_exponential_ = np.inf
+            if self.objective == "bottleneck":
+                self.epsilon_exponential_ = self._exponential_bound(
+                    A, cov_x, cov_xy, cov_y, cov_t, R
+                )
+
+    def _exponential_bound(self, A, cov_x, cov_xy, cov_y, cov_t, R):
+        # thesis Cor. 2: P = Sigma_{Y|T}^{-1/2} Sigma_YX Sigma_X^{-1}, Q from eq. A.113
+        cov_ty = A @ cov_xy
+        cov_y_t = cov_y - cov_ty.T @ np.linalg.solve(cov_t, cov_ty)
+        w, v = np.linalg.eigh(0.5 * (cov_y_t + cov_y_t.T))
+        inv_sqrt = (v / np.sqrt(np.maximum(w, np.finfo(float).tiny))) @ v.T
+        P = inv_sqrt @ cov_xy.T @ np.linalg.inv(cov_x)
+        Q = inv_sqrt @ cov_ty.T @ np.linalg.solve(cov_t, cov_ty) @ inv_sqrt
+        return gib_exponential_epsilon(
+            self.beta, float(np.linalg.norm(P, 2)), 0.5 * (Q + Q.T), R, self.delta
+        )
+
+    def _release(self, X, rng):
+        X = np.asarray(X, dtype=float)[:, self.feature_positions_]
+        if self.clip_radius is None:
+            Xc = X - self.mean_
+        else:
+            Xc = clip_rows(X, self.clip_radius, center=self.mean_)
+        T = Xc @ self.components_.T
+        T += rng.standard_normal(T.shape)
+        return T
+
+    def get_feature_names_out(self, input_features=None):
+        """Names ``gaussianibtransformer0, ...`` of the released components.
+
+        Parameters
+        ----------
+        input_features : array-like of str, default=None
+            Ignored beyond validation.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self, "n_components_")
+        return self._prefixed_feature_names(self.n_components_)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags

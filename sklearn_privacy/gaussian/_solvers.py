@@ -1,0 +1,218 @@
+"""Closed-form optimal linear-Gaussian compressions (pure functions)."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.linalg import eigh
+from sklearn.utils._param_validation import Interval, validate_params
+
+from sklearn_privacy.dp._validation import check_psd_matrix
+
+_POSITIVE = Interval(Real, 0, None, closed="neither")
+
+
+@validate_params(
+    {
+        "cov": ["array-like"],
+        "beta": [_POSITIVE],
+        "n_components": [None, Interval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
+def l2_compression(cov, beta, n_components=None):
+    """Optimal ``T = A X + xi`` for ``X ~ N(0, cov)`` under squared error (thesis Thm. 3.2.1).
+
+    In the eigenbasis ``(s_i, v_i)`` of ``cov`` (``s`` are variances; thesis
+    "sigma" is a variance), component ``i`` is kept iff ``beta s_i > 1`` and then
+    ``a_i = (beta s_i - 1) / (beta s_i)``, noise variance
+    ``lambda_i = (beta s_i - 1) / (beta^2 s_i)``. ``n_components`` prunes further
+    to the largest ones (sec. 3.3).
+
+    Parameters
+    ----------
+    cov : array-like of shape (d, d)
+        Positive semi-definite covariance (zero eigenvalues are simply pruned).
+    beta : float
+        Lagrange multiplier (> 0); the water level is ``1 / beta``.
+    n_components : int, default=None
+        Keep at most this many components.
+
+    Returns
+    -------
+    dict
+        ``components`` (k, d) orthonormal rows ``v_i``; ``variances`` (k,)
+        ``s_i``; ``scale`` (k,) ``a_i``; ``noise_variance`` (k,) ``lambda_i``;
+        ``eigenvalues`` (d,) all ``s`` in decreasing order; ``rate`` ``I(X;T)``
+        in nats; ``distortion`` ``E ||X - T||^2`` (T in the original space).
+
+    Examples
+    --------
+    >>> from sklearn_privacy.gaussian import l2_compression
+    >>> sol = l2_compression([[4.0, 0.0], [0.0, 0.25]], beta=2.0)
+    >>> sol["scale"].tolist(), sol["noise_variance"].tolist(), sol["distortion"]
+    ([0.875], [0.4375], 0.75)
+    """
+    cov = check_psd_matrix(cov, "cov")
+    s, v = np.linalg.eigh(cov)
+    order = np.argsort(s)[::-1]
+    s = np.clip(s[order], 0.0, None)
+    v = v[:, order]
+    keep = beta * s > 1.0
+    if n_components is not None:
+        keep &= np.arange(s.size) < n_components
+    sk = s[keep]
+    bs = beta * sk
+    scale = (bs - 1.0) / bs
+    noise = (bs - 1.0) / (beta * bs)
+    rate = float(0.5 * np.sum(np.log(bs)))
+    distortion = float(keep.sum() / beta + s[~keep].sum())
+    return {
+        "components": v[:, keep].T.copy(),
+        "variances": sk,
+        "scale": scale,
+        "noise_variance": noise,
+        "eigenvalues": s,
+        "rate": rate,
+        "distortion": distortion,
+    }
+
+
+def _relevance_eigen(cov_x, cov_xy, cov_y, name_y):
+    cov_x = check_psd_matrix(cov_x, "cov_x", positive_definite=True)
+    cov_y = check_psd_matrix(cov_y, name_y, positive_definite=True)
+    cov_xy = np.atleast_2d(np.asarray(cov_xy, dtype=float))
+    if cov_xy.shape != (cov_x.shape[0], cov_y.shape[0]):
+        raise ValueError(
+            f"cov_xy must have shape ({cov_x.shape[0]}, {cov_y.shape[0]}), got {cov_xy.shape}."
+        )
+    cond = cov_x - cov_xy @ np.linalg.solve(cov_y, cov_xy.T)
+    cond = 0.5 * (cond + cond.T)
+    # Sigma_{x|y} v = lambda Sigma_x v: v are the left eigenvectors of
+    # Sigma_{x|y} Sigma_x^{-1} (Chechik et al. 2005), normalised so v^T Sigma_x v = 1.
+    lam, vecs = eigh(cond, cov_x)
+    return np.clip(lam, 0.0, 1.0), vecs.T, cov_x, cov_y, cov_xy, cond
+
+
+@validate_params(
+    {
+        "cov_x": ["array-like"],
+        "cov_xy": ["array-like"],
+        "cov_y": ["array-like"],
+        "beta": [_POSITIVE],
+    },
+    prefer_skip_nested_validation=True,
+)
+def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
+    """Gaussian information bottleneck (Chechik et al. 2005, Thm. 3.1; thesis Thm. 4.1.1).
+
+    Minimises ``I(X;T) - beta I(T;Y)`` over ``T = A X + xi``, ``xi ~ N(0, I)``.
+    With ``lambda_i`` the eigenvalues of ``Sigma_{x|y} Sigma_x^{-1}`` (ascending)
+    and ``v_i`` its left eigenvectors, row i of A is ``alpha_i v_i`` with
+    ``alpha_i = sqrt((beta (1 - lambda_i) - 1) / (lambda_i v_i^T Sigma_x v_i))``
+    when ``beta > 1 / (1 - lambda_i)`` (the critical value), else 0.
+
+    Parameters
+    ----------
+    cov_x : array-like of shape (d, d)
+        Positive definite covariance of X.
+    cov_xy : array-like of shape (d, d_y)
+        Cross-covariance.
+    cov_y : array-like of shape (d_y, d_y)
+        Positive definite covariance of Y.
+    beta : float
+        Trade-off; must exceed the smallest critical value.
+
+    Returns
+    -------
+    dict
+        ``components`` (k, d) the nonzero rows of A; ``eigenvalues`` (d,)
+        ascending ``lambda``; ``critical_betas`` (d,) ``1 / (1 - lambda)``;
+        ``directions`` (d, d) rows ``v_i`` with ``v_i^T Sigma_x v_i = 1``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.gaussian import gaussian_information_bottleneck
+    >>> sol = gaussian_information_bottleneck([[1.0]], [[0.5]], [[1.0]], beta=8.0)
+    >>> sol["critical_betas"].round(4).tolist(), sol["components"].round(4).tolist()
+    ([4.0], [[1.1547]])
+    """
+    lam, vecs, *_ = _relevance_eigen(cov_x, cov_xy, cov_y, "cov_y")
+    with np.errstate(divide="ignore"):
+        critical = 1.0 / (1.0 - lam)
+    if beta <= critical.min():
+        raise ValueError(
+            f"beta={beta!r} is at or below the smallest critical value "
+            f"{critical.min():.6g} = 1 / (1 - lambda_min): the bottleneck releases nothing. "
+            "Choose a larger beta."
+        )
+    keep = beta > critical
+    # thesis eq. 4.10 with v^T Sigma_x v = 1; lambda = 0 (Y determines a direction) is clipped
+    lam_k = np.maximum(lam[keep], np.finfo(float).tiny)
+    alpha = np.sqrt((beta * (1.0 - lam_k) - 1.0) / lam_k)
+    return {
+        "components": alpha[:, None] * vecs[keep],
+        "eigenvalues": lam,
+        "critical_betas": critical,
+        "directions": vecs,
+    }
+
+
+@validate_params(
+    {
+        "cov_x": ["array-like"],
+        "cov_xs": ["array-like"],
+        "cov_s": ["array-like"],
+        "disclosure": [_POSITIVE],
+    },
+    prefer_skip_nested_validation=True,
+)
+def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
+    """Gaussian privacy funnel: ``min I(S;T)`` s.t. ``I(X;T) >= disclosure``, ``T = A X + N(0, I)``.
+
+    privacy-funnel-makhdoumi2014 Thm. 2 reduces A to rows ``m_i v_i`` along the
+    left eigenvectors of ``Sigma_{x|s} Sigma_x^{-1}`` (eigenvalues
+    ``lambda_i in [0, 1]``). With SNR ``u_i = m_i^2`` (``v^T Sigma_x v = 1``) and
+    rate ``r_i = 0.5 log(1 + u_i)``, a component leaks
+    ``r_i - 0.5 log(lambda_i e^{2 r_i} + 1 - lambda_i)``, concave in ``r_i`` and
+    decreasing in ``lambda_i``: the whole disclosure goes to the direction with
+    the largest ``lambda`` (spread evenly over the directions with
+    ``lambda = 1``, which leak nothing). The Lagrangian form (5) of the paper,
+    ``I(S;T) - beta I(X;T)``, is unbounded below for Gaussians (its stationary
+    point is a per-component maximum), hence the constrained form here.
+
+    Parameters
+    ----------
+    cov_x : array-like of shape (d, d)
+    cov_xs : array-like of shape (d, d_s)
+    cov_s : array-like of shape (d_s, d_s)
+    disclosure : float
+        Required ``I(X;T)`` in nats.
+
+    Returns
+    -------
+    dict
+        ``components`` (k, d); ``eigenvalues`` (d,) ascending ``lambda``;
+        ``leakage`` ``I(S;T)`` in nats; ``disclosure``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.gaussian import gaussian_privacy_funnel
+    >>> sol = gaussian_privacy_funnel([[1.0, 0.0], [0.0, 1.0]], [[0.8], [0.0]], [[1.0]], 1.0)
+    >>> round(sol["leakage"], 12)
+    0.0
+    """
+    lam, vecs, *_ = _relevance_eigen(cov_x, cov_xs, cov_s, "cov_s")
+    best = lam >= lam.max() - 1e-9
+    if lam.max() < 1.0 - 1e-9:
+        best = np.zeros_like(best)
+        best[np.argmax(lam)] = True
+    m = int(best.sum())
+    u = np.expm1(2.0 * disclosure / m)
+    lam_b = np.minimum(lam[best], 1.0)
+    leakage = float(np.sum(0.5 * (np.log1p(u) - np.log1p(lam_b * u))))
+    return {
+        "components": np.sqrt(u) * vecs[best],
+        "eigenvalues": lam,
+        "leakage": max(leakage, 0.0),
+        "disclosure": float(disclosure),
+    }
