@@ -1,0 +1,185 @@
+import numpy as np
+import pytest
+from scipy import integrate, stats
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+
+from sklearn_privacy.gaussian import L2CompressionDP
+from sklearn_privacy.metrics import make_leakage_scorer
+from sklearn_privacy.theory import gaussian_rate_distortion, gaussian_rate_distortion_beta
+
+
+def _gaussian_data(n=4000, d=4, seed=0, shift=0.0):
+    rng = np.random.default_rng(seed)
+    B = rng.normal(size=(d, d))
+    cov = B @ B.T / d + 0.2 * np.eye(d)
+    return rng.multivariate_normal(np.full(d, shift), cov, size=n), cov
+
+
+def _pld_delta(epsilon, x, xp, A, noise_cov):
+    """delta(epsilon) of N(A x, Lam) vs N(A x', Lam), from the two densities.
+
+    The privacy loss log p(t|x) / p(t|x') is affine in t; its mean and variance
+    under t ~ N(A x, Lam) come from scipy's log-densities, then
+    delta = E[(1 - exp(epsilon - L))_+] is integrated with quad.
+    """
+    m1, m2 = A @ x, A @ xp
+    p1 = stats.multivariate_normal(m1, noise_cov)
+    p2 = stats.multivariate_normal(m2, noise_cov)
+    k = m1.size
+    c = p1.logpdf(np.zeros(k)) - p2.logpdf(np.zeros(k))
+    w = np.array([(p1.logpdf(e) - p2.logpdf(e)) - c for e in np.eye(k)])
+    mean = w @ m1 + c
+    std = np.sqrt(w @ noise_cov @ w)
+    f = lambda l: -np.expm1(epsilon - l) * stats.norm.pdf(l, mean, std)  # noqa: E731
+    val, _ = integrate.quad(f, epsilon, mean + 40 * std, epsabs=0, epsrel=1e-10, limit=400)
+    return val
+
+
+def _worst_pair(mech):
+    # extremes of the clipping ball along the top singular direction of Lam^{-1/2} A
+    V = mech.components_.T
+    A = mech.scale_[:, None] * V.T
+    white = A / np.sqrt(mech.noise_variance_)[:, None]
+    _, _, vt = np.linalg.svd(white)
+    u = vt[0]
+    R = mech.radius_
+    return R * u, -R * u, A, np.diag(mech.noise_variance_)
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 2.0, 8.0])
+def test_dp_audit_at_extremes_of_clipping_ball(epsilon):
+    X, _ = _gaussian_data()
+    delta = 1e-5
+    mech = L2CompressionDP(epsilon=epsilon, delta=delta, clip_radius=2.0).fit(X)
+    assert mech.epsilon_ == pytest.approx(epsilon, rel=1e-9)
+    x, xp, A, lam = _worst_pair(mech)
+    assert _pld_delta(epsilon, x, xp, A, lam) == pytest.approx(delta, rel=1e-5)
+    # no other pair in the ball does worse
+    rng = np.random.default_rng(1)
+    white = A / np.sqrt(np.diag(lam))[:, None]
+    for _ in range(200):
+        a, b = rng.normal(size=(2, X.shape[1]))
+        a *= 2.0 / np.linalg.norm(a)
+        b *= 2.0 / np.linalg.norm(b)
+        assert np.linalg.norm(white @ (a - b)) <= mech.sensitivity_ * (1 + 1e-12)
+    # a deliberately under-noised mechanism fails the same audit
+    assert _pld_delta(epsilon, x, xp, A, lam / 1.5) > 2 * delta
+
+
+def test_thesis_sensitivity_without_factor_two_fails_audit():
+    # thesis sec. 5.4 uses ||A|| R (not 2 R) and the smallest noise eigenvalue
+    X, _ = _gaussian_data()
+    mech = L2CompressionDP(beta=3.0, epsilon=None, clip_radius=1.0).fit(X)
+    x, xp, A, lam = _worst_pair(mech)
+    from sklearn_privacy.dp import gaussian_epsilon
+
+    naive_sens = np.linalg.norm(A, 2) * 1.0 / np.sqrt(np.diag(lam).min())
+    eps_naive = gaussian_epsilon(1.0, 1e-5, naive_sens)
+    assert mech.epsilon_ > eps_naive
+    assert _pld_delta(eps_naive, x, xp, A, lam) > 1e-5
+
+
+def test_rate_and_distortion_on_water_filling_curve_and_samples():
+    X, _ = _gaussian_data(n=20000, d=4, seed=2)
+    mech = L2CompressionDP(beta=2.0, epsilon=None, clip_radius=1e6, random_state=0).fit(X)
+    s = np.linalg.eigvalsh(mech.covariance_)
+    rate, dist = gaussian_rate_distortion_beta(s, 2.0)
+    assert mech.rate_ == pytest.approx(rate, rel=1e-9)
+    assert mech.distortion_ == pytest.approx(dist, rel=1e-9)
+    assert mech.rate_ == pytest.approx(gaussian_rate_distortion(s, mech.distortion_), rel=1e-9)
+    T = mech.transform(X)
+    sq = np.sum((X - T) ** 2, axis=1)
+    se = sq.std() / np.sqrt(sq.size)
+    assert abs(sq.mean() - mech.distortion_) < 4 * se
+    # the release is centred on the data's mean (the mechanism centres the data)
+    np.testing.assert_allclose(T.mean(axis=0), X.mean(axis=0), atol=0.05)
+
+
+def test_uncentred_data_is_centred_with_fit_mean():
+    X, _ = _gaussian_data(shift=50.0)
+    mech = L2CompressionDP(epsilon=5.0, clip_radius=5.0, random_state=0).fit(X)
+    np.testing.assert_allclose(mech.mean_, X.mean(axis=0))
+    T = mech.transform(X)
+    assert np.abs(T.mean(axis=0) - 50.0).max() < 0.5
+
+
+def test_private_covariance_composes_budget():
+    X, _ = _gaussian_data(n=5000)
+    mech = L2CompressionDP(
+        epsilon=3.0, delta=1e-5, clip_radius=4.0, covariance_epsilon=1.0, random_state=0
+    ).fit(X)
+    assert mech.epsilon_ == pytest.approx(3.0, rel=1e-9)
+    assert mech.release_epsilon_ == pytest.approx(2.0, rel=1e-9)
+    assert mech.delta_ == pytest.approx(1e-5)
+    assert mech.release_delta_ == pytest.approx(5e-6)
+    assert np.linalg.eigvalsh(mech.covariance_).min() >= -1e-12
+    with pytest.raises(ValueError, match="clip_radius"):
+        L2CompressionDP(epsilon=3.0, covariance_epsilon=1.0).fit(X)
+    with pytest.raises(ValueError, match="covariance_epsilon"):
+        L2CompressionDP(epsilon=1.0, clip_radius=4.0, covariance_epsilon=1.0).fit(X)
+
+
+def test_pruning_keeps_at_most_n_components():
+    X, _ = _gaussian_data()
+    mech = L2CompressionDP(beta=50.0, epsilon=None, n_components=2).fit(X)
+    assert mech.n_components_ == 2
+    assert mech.components_.shape == (2, 4)
+    np.testing.assert_allclose(mech.components_ @ mech.components_.T, np.eye(2), atol=1e-12)
+
+
+def test_exponential_bound_is_looser():
+    X, _ = _gaussian_data()
+    mech = L2CompressionDP(epsilon=2.0, clip_radius=2.0).fit(X)
+    assert mech.epsilon_exponential_ > mech.epsilon_
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"epsilon": None, "beta": None}, "exactly one"),
+        ({"epsilon": 1.0, "beta": 2.0}, "exactly one"),
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"epsilon": 1.0, "delta": 1.0}, "delta"),
+        ({"epsilon": 1.0, "clip_radius": 0.0}, "clip_radius"),
+        ({"epsilon": 1.0, "clip_radius": -1.0}, "clip_radius"),
+        ({"epsilon": None, "beta": 1e-6}, r"critical value 1 / s_max = \d"),
+    ],
+)
+def test_invalid_parameters(params, match):
+    X, _ = _gaussian_data(n=200)
+    with pytest.raises(ValueError, match=match):
+        L2CompressionDP(**params).fit(X)
+
+
+def test_nan_input_is_rejected():
+    X, _ = _gaussian_data(n=50)
+    X[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        L2CompressionDP().fit(X)
+
+
+def test_grid_search_over_epsilon_with_accuracy_and_leakage():
+    rng = np.random.default_rng(0)
+    n = 600
+    s = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, 3)) + s[:, None] * [1.0, 0.0, 0.0]
+    y = (X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(int)
+    Xs = np.column_stack([X, s])
+    pipe = make_pipeline(
+        L2CompressionDP(sensitive=[3], clip_radius=4.0, random_state=0), LogisticRegression()
+    )
+    search = GridSearchCV(
+        pipe,
+        {"l2compressiondp__epsilon": [0.5, 5.0, 50.0]},
+        scoring={"accuracy": "accuracy", "leakage": make_leakage_scorer(estimator="gaussian")},
+        refit="accuracy",
+        cv=3,
+    )
+    search.fit(Xs, y)
+    acc = search.cv_results_["mean_test_accuracy"]
+    leak = -search.cv_results_["mean_test_leakage"]
+    assert acc[2] > acc[0]
+    assert leak[2] > leak[0]
+    assert search.best_params_["l2compressiondp__epsilon"] == 50.0
