@@ -156,22 +156,23 @@ def fetch_file(remote, data_home=None, download_if_missing=True):
     return _download(remote, path)
 
 
-def _makedirs(folder):
-    """Create ``folder`` and its missing parents; return those created, deepest first."""
-    created = []
+def _makedirs(folder, created):
+    """Create ``folder`` and its missing parents, appending each one made to ``created``."""
+    missing = []
     folder = Path(folder)
     while not folder.exists():
-        created.append(folder)
+        missing.append(folder)
         folder = folder.parent
-    for f in reversed(created):
-        f.mkdir(exist_ok=True)
-    return created
+    for f in reversed(missing):
+        f.mkdir()
+        created.insert(0, f)
 
 
 def _download(remote, path):
-    created = _makedirs(path.parent)
+    created = []  # deepest first
     failures = []
     try:
+        _makedirs(path.parent, created)
         for url, member in remote.urls:
             try:
                 _download_one(remote, url, member, path)
@@ -181,6 +182,10 @@ def _download(remote, path):
                 failures.append(f"{url}: not a zip archive holding {member!r} ({exc})")
             else:
                 return path
+    except PermissionError as exc:
+        raise PermissionError(
+            f"Cannot write the data file {path} ({exc}). {_where_to_put(path, remote)}"
+        ) from exc
     finally:
         if not path.exists():
             for folder in created:

@@ -245,6 +245,20 @@ def test_zip_member_with_wrong_checksum(tmp_path, opener):
     assert _all_files(tmp_path) == []
 
 
+def test_unwritable_folder_gives_clear_error(tmp_path, opener, monkeypatch):
+    opener({"https://example.org/toy.data": PAYLOAD})
+
+    def refuse(folder, name):
+        raise PermissionError(13, "Permission denied", str(folder))
+
+    monkeypatch.setattr(_base, "_new_temp", refuse)
+    with pytest.raises(PermissionError, match="Cannot write the data file") as info:
+        fetch_file(REMOTE, tmp_path / "home")
+    assert str(tmp_path / "home" / "toy" / "toy.data") in str(info.value)
+    assert "https://example.org/toy.data" in str(info.value)
+    assert _all_files(tmp_path) == []
+
+
 def test_md5_checked_when_no_sha256(tmp_path, opener):
     remote = RemoteFile(
         "m/f.gz", (("https://example.org/f.gz", None),), md5=hashlib.md5(PAYLOAD).hexdigest()
