@@ -1,0 +1,451 @@
+"""Submodular minimisation and IAC-MDSF (submodular-funnel-ding).
+
+IAC-MDSF (Alg. 1) merges, at each iteration, the subset ``W`` of the current
+alphabet that minimises the Lagrangian after the merge. With (Thm. 1)
+
+.. math::
+
+    f(W) = \\sum_{x \\in W} p(x) \\log \\frac{p(x)}{p(W)}, \\qquad
+    g(W) = \\sum_{s} \\sum_{x \\in W} p(s, x) \\log \\frac{p(s, x)}{p(s, W)},
+
+merging ``W`` gives ``I(S; X_W) = I(S; X) - g(W) + f(W)`` and
+``I(X; X_W) = H(X) + f(W)``, so the funnel step minimises
+``(1 - lam) f(W) - g(W)`` (eq. 5) and the bottleneck step ``g(W) - (1 - lam) f(W)``
+(eq. 7). ``f`` and ``g`` are submodular, so each step is a difference of
+submodular functions (DS) problem. Two DS procedures are provided:
+
+- ``"ssp"``, the submodular-supermodular procedure (Narasimhan and Bilmes,
+  2005): replace the subtracted function by a modular lower bound tight at the
+  current set and minimise the remaining submodular function exactly with the
+  min-norm-point algorithm (Fujishige and Isotani), :func:`min_norm_point`;
+- ``"mm"``, the modular-modular procedure (Iyer and Bilmes, 2012, Alg. 3): also
+  replace the first function by one of its two modular upper bounds, so each
+  step is a modular minimisation (``O(n)`` after the bounds).
+
+Both decrease the objective at every step. They start from the best pair (so a
+step is never worse than the pairwise greedy's) and, once they stop, try every
+single-element addition and removal; the set returned is therefore a local
+minimum: no one-element change lowers the objective.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import xlogy
+
+from sklearn_privacy.information import entropy, mutual_information
+
+__all__ = [
+    "EntropicSetFunction",
+    "IACPath",
+    "ds_minimize",
+    "iac_mdsf",
+    "min_norm_point",
+    "step_functions",
+]
+
+_TOL = 1e-12
+
+
+class EntropicSetFunction:
+    """``F(W) = sum_k c_k psi(Q_k, W) + sum_{i in W} m_i`` on subsets of ``range(n)``.
+
+    ``psi(Q, W) = sum_{i in W} sum_s Q[s, i] log Q[s, i] - sum_s Q[s, W] log Q[s, W]``
+    with ``Q[s, W] = sum_{i in W} Q[s, i]``: ``f`` of Thm. 1 is ``psi(p[None, :], W)``
+    and ``g`` is ``psi(P(S, X), W)``. ``psi`` is submodular (minus a concave
+    function of a modular one, plus a modular one), so ``F`` is submodular
+    when every ``c_k >= 0``. ``F(empty) = F({i}) - m_i = 0``.
+
+    Parameters
+    ----------
+    terms : list of (float, ndarray of shape (n_rows, n))
+        Coefficients and non-negative matrices.
+    modular : ndarray of shape (n,), default=None
+        Modular part ``m``.
+    """
+
+    def __init__(self, terms, modular=None):
+        self.terms = [(float(c), np.atleast_2d(np.asarray(q, dtype=float))) for c, q in terms]
+        self.n = self.terms[0][1].shape[1] if self.terms else len(modular)
+        base = np.zeros(self.n) if modular is None else np.asarray(modular, dtype=float).copy()
+        for c, q in self.terms:
+            base += c * xlogy(q, q).sum(axis=0)
+        self._singles = base  # modular part, including the sum_{i in W} terms of psi
+
+    def modular_part(self):
+        """The explicit modular vector ``m``."""
+        out = self._singles.copy()
+        for c, q in self.terms:
+            out -= c * xlogy(q, q).sum(axis=0)
+        return out
+
+    def plus_modular(self, m):
+        """``F + m`` for a modular ``m``."""
+        return EntropicSetFunction(self.terms, self.modular_part() + np.asarray(m, dtype=float))
+
+    def __call__(self, masks):
+        """Value on one boolean mask of shape (n,), or on each row of a (k, n) array."""
+        masks = np.asarray(masks, dtype=float)
+        single = masks.ndim == 1
+        masks = np.atleast_2d(masks)
+        out = masks @ self._singles
+        for c, q in self.terms:
+            sums = masks @ q.T  # (k, n_rows)
+            out -= c * xlogy(sums, sums).sum(axis=1)
+        return float(out[0]) if single else out
+
+    def chain(self, order):
+        """Values on the prefixes ``{}, {order[0]}, {order[0], order[1]}, ...`` (length n + 1)."""
+        order = np.asarray(order)
+        out = np.concatenate([[0.0], np.cumsum(self._singles[order])])
+        for c, q in self.terms:
+            sums = np.cumsum(q[:, order], axis=1)
+            out[1:] -= c * xlogy(sums, sums).sum(axis=0)
+        return out
+
+
+def _greedy_vertex(F, weights):
+    """Vertex of the base polytope of ``F`` minimising ``<weights, q>`` (Edmonds' greedy)."""
+    order = np.argsort(weights, kind="stable")
+    q = np.empty(F.n)
+    q[order] = np.diff(F.chain(order))
+    return q
+
+
+def _affine_minimizer(points):
+    """Coefficients (summing to one) of the min-norm point of the affine hull of ``points``."""
+    k = points.shape[1]
+    kkt = np.zeros((k + 1, k + 1))
+    kkt[:k, :k] = points.T @ points
+    kkt[:k, k] = kkt[k, :k] = 1.0
+    rhs = np.zeros(k + 1)
+    rhs[k] = 1.0
+    return np.linalg.lstsq(kkt, rhs, rcond=None)[0][:k]
+
+
+def min_norm_point(F, *, tol=1e-10, max_iter=10000):
+    """Minimise a submodular set function with the min-norm-point algorithm.
+
+    Wolfe's algorithm finds the point ``x*`` of minimum norm in the base
+    polytope of ``F``; the sets ``{e : x*_e < t}`` contain a minimiser
+    (Fujishige's theorem). The level set of ``x*`` with the smallest value of
+    ``F`` is returned, so that rounding in ``x*`` cannot pick a wrong set.
+
+    Parameters
+    ----------
+    F : object
+        Submodular with ``F(empty) = 0``: an attribute ``n`` and a method
+        ``chain(order)`` giving ``F`` on the ``n + 1`` prefixes of ``order``
+        (e.g. :class:`EntropicSetFunction`).
+    tol : float, default=1e-10
+        Stop when Wolfe's gap ``||x||^2 - min_q <x, q>`` falls below
+        ``tol * max(1, max_q ||q||^2)``.
+    max_iter : int, default=10000
+        Largest number of major cycles.
+
+    Returns
+    -------
+    mask : ndarray of bool of shape (n,)
+        A minimiser.
+    value : float
+        ``F(mask)``.
+    x : ndarray of shape (n,)
+        The min-norm point found.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete._submodular import EntropicSetFunction, min_norm_point
+    >>> F = EntropicSetFunction([(1.0, [[0.5, 0.3, 0.2]])], modular=[0.3, 0.9, -0.1])
+    >>> mask, value, _ = min_norm_point(F)
+    >>> mask.tolist(), round(value, 6)
+    ([True, False, True], -0.218789)
+    """
+    n = F.n
+    x = _greedy_vertex(F, np.zeros(n))
+    points = x[:, None].copy()
+    lam = np.array([1.0])
+    scale = max(1.0, float(x @ x))
+    for _ in range(max_iter):
+        q = _greedy_vertex(F, x)
+        scale = max(scale, float(q @ q))
+        if x @ x - x @ q <= tol * scale:
+            break
+        if np.any(np.all(np.abs(points - q[:, None]) <= 1e-15 * np.sqrt(scale), axis=0)):
+            break  # q already in the corral: no progress possible in floating point
+        points = np.column_stack([points, q])
+        lam = np.append(lam, 0.0)
+        while True:  # minor cycles
+            alpha = _affine_minimizer(points)
+            if np.all(alpha > 1e-14):
+                lam = alpha
+                break
+            neg = alpha <= 1e-14
+            step = lam[neg] / np.maximum(lam[neg] - alpha[neg], 1e-300)
+            theta = min(1.0, float(step.min()))
+            lam = (1 - theta) * lam + theta * alpha
+            keep = lam > 1e-14
+            if keep.all():
+                keep[np.argmin(lam)] = False
+            points, lam = points[:, keep], lam[keep]
+            lam = lam / lam.sum()
+        x = points @ lam
+    order = np.argsort(x, kind="stable")
+    values = F.chain(order)
+    k = int(np.argmin(values))
+    mask = np.zeros(n, dtype=bool)
+    mask[order[:k]] = True
+    return mask, float(values[k]), x
+
+
+class _Difference:
+    """``A - B`` for two :class:`EntropicSetFunction`."""
+
+    def __init__(self, A, B):
+        self.A, self.B, self.n = A, B, A.n
+
+    def __call__(self, masks):
+        return self.A(masks) - self.B(masks)
+
+
+def _neighbours(mask):
+    """The ``n`` sets differing from ``mask`` in one element, as rows."""
+    flips = np.tile(mask, (mask.size, 1))
+    idx = np.arange(mask.size)
+    flips[idx, idx] = ~flips[idx, idx]
+    return flips
+
+
+def _modular_lower_bound(B, mask, F):
+    """Modular lower bound of ``B`` tight at ``mask`` (a chain through ``mask``).
+
+    Inside ``mask`` the elements follow their index; outside, the ones whose
+    addition lowers ``F`` the most come first, so their bound is exact.
+    """
+    inside = np.flatnonzero(mask)
+    outside = np.flatnonzero(~mask)
+    if outside.size:
+        candidates = np.tile(mask, (outside.size, 1))
+        candidates[np.arange(outside.size), outside] = True
+        outside = outside[np.argsort(F(candidates), kind="stable")]
+    order = np.concatenate([inside, outside]).astype(np.int64)
+    h = np.empty(B.n)
+    h[order] = np.diff(B.chain(order))
+    return h
+
+
+def _modular_upper_bounds(A, mask):
+    """The two modular upper bounds of submodular ``A`` tight at ``mask`` (Nemhauser et al.).
+
+    Returned as weights ``w`` with ``m(X) = const + sum_{j in X} w_j``.
+    """
+    n = A.n
+    value = A(mask)
+    flips = _neighbours(mask)
+    flip_values = A(flips)
+    # A(j | mask - j) for j in mask, A(j | mask) for j outside.
+    at_mask = np.where(mask, value - flip_values, flip_values - value)
+    singles = A(np.eye(n, dtype=bool))  # A(j | empty)
+    full = np.ones(n, dtype=bool)
+    without = A(~np.eye(n, dtype=bool))
+    at_full = A(full) - without  # A(j | V - j)
+    w1 = np.where(mask, at_mask, singles)
+    w2 = np.where(mask, at_full, at_mask)
+    return w1, w2
+
+
+def ds_minimize(A, B, *, method="ssp", init=None, max_iter=200, polish=True):
+    """Locally minimise ``A(W) - B(W)`` for submodular ``A`` and ``B``.
+
+    Parameters
+    ----------
+    A, B : EntropicSetFunction
+        Submodular (non-negative coefficients).
+    method : {"ssp", "mm"}, default="ssp"
+        Submodular-supermodular procedure (inner min-norm-point) or
+        modular-modular procedure.
+    init : ndarray of bool of shape (n,), default=None
+        Starting set (empty by default).
+    max_iter : int, default=200
+        Largest number of DS iterations.
+    polish : bool, default=True
+        At convergence, try every one-element addition/removal and continue
+        from the best improving one, so that the result is a local minimum.
+
+    Returns
+    -------
+    mask : ndarray of bool of shape (n,)
+    value : float
+        ``A(mask) - B(mask)``.
+    trace : list of float
+        Objective after each iteration (non-increasing).
+    """
+    if method not in ("ssp", "mm"):
+        raise ValueError(f"method must be 'ssp' or 'mm', got {method!r}.")
+    F = _Difference(A, B)
+    n = A.n
+    mask = np.zeros(n, dtype=bool) if init is None else np.asarray(init, dtype=bool).copy()
+    value = float(F(mask))
+    trace = [value]
+    for _ in range(max_iter):
+        h = _modular_lower_bound(B, mask, F)
+        if method == "ssp":
+            candidates = [min_norm_point(A.plus_modular(-h))[0]]
+        else:
+            candidates = [(w - h) < 0 for w in _modular_upper_bounds(A, mask)]
+        if polish:
+            candidates.extend(_neighbours(mask))
+        candidates = np.asarray(candidates)
+        values = F(candidates)
+        k = int(np.argmin(values))
+        # DS step first; the one-element moves only when it makes no progress.
+        n_ds = 1 if method == "ssp" else 2
+        ds_best = int(np.argmin(values[:n_ds]))
+        if values[ds_best] < value - _TOL:
+            k = ds_best
+        elif values[k] >= value - _TOL:
+            break
+        mask, value = candidates[k].copy(), float(values[k])
+        trace.append(value)
+    return mask, value, trace
+
+
+@dataclass
+class IACPath:
+    """Merges of IAC-MDSF and the information after each iteration.
+
+    Attributes
+    ----------
+    merged_sets : list of ndarray
+        Original symbols merged at each iteration (each set is merged into one
+        symbol together with everything previously merged into its members).
+    leakage, disclosure : ndarray of shape (n_iter + 1,)
+        ``I(S;Y)`` and ``I(X;Y)`` before the first and after each iteration.
+    objective : ndarray of shape (n_iter + 1,)
+        ``I(S;Y) - lam I(X;Y)`` likewise.
+    labels : ndarray of shape (n_symbols,)
+        Final cluster of each original symbol.
+    ds_iterations : list of int
+        Number of DS-procedure iterations of each step.
+    """
+
+    merged_sets: list
+    leakage: np.ndarray
+    disclosure: np.ndarray
+    objective: np.ndarray
+    labels: np.ndarray
+    ds_iterations: list = field(default_factory=list)
+
+    @property
+    def n_iter(self):
+        """Number of merging iterations."""
+        return len(self.merged_sets)
+
+    @property
+    def n_clusters(self):
+        """Number of symbols left."""
+        return int(self.labels.max()) + 1
+
+
+def step_functions(joint, lam, problem="funnel"):
+    """``(A, B)`` of one IAC-MDSF step on the current ``joint[s, y]``: minimise ``A - B``.
+
+    ``problem="funnel"``: ``A = (1 - lam) f``, ``B = g`` (eq. 5);
+    ``problem="bottleneck"``: ``A = g``, ``B = (1 - lam) f`` (eq. 7).
+    """
+    joint = np.asarray(joint, dtype=float)
+    f = EntropicSetFunction([(1.0 - lam, joint.sum(axis=0)[None, :])])
+    g = EntropicSetFunction([(1.0, joint)])
+    return (f, g) if problem == "funnel" else (g, f)
+
+
+def _best_pair(F, n):
+    """Best two-element set of ``F`` (the pairwise greedy's choice)."""
+    iu, ju = np.triu_indices(n, 1)
+    masks = np.zeros((iu.size, n), dtype=bool)
+    masks[np.arange(iu.size), iu] = True
+    masks[np.arange(iu.size), ju] = True
+    values = F(masks)
+    k = int(np.argmin(values))
+    return masks[k], float(values[k])
+
+
+def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
+    """IAC-MDSF (submodular-funnel-ding, Alg. 1) on a joint pmf ``P(S, X)``.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_x)
+        Joint pmf ``P(S, X)``.
+    lam : float in [0, 1]
+        Lagrange multiplier of ``I(S;Y) - lam I(X;Y)``.
+    problem : {"funnel", "bottleneck"}, default="funnel"
+        Minimise (privacy funnel, eq. 5) or maximise (information bottleneck,
+        eq. 7) the Lagrangian.
+    method : {"ssp", "mm"}, default="ssp"
+        DS procedure of each step (see :func:`ds_minimize`).
+    max_iter : int, default=None
+        Largest number of merging iterations.
+
+    Returns
+    -------
+    IACPath
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete._submodular import iac_mdsf
+    >>> joint = np.array([[0.3, 0.1, 0.05, 0.05], [0.05, 0.2, 0.05, 0.2]])
+    >>> path = iac_mdsf(joint, lam=0.0)
+    >>> path.n_iter, round(float(path.leakage[-1]), 12)
+    (1, 0.0)
+    """
+    joint = np.asarray(joint, dtype=float)
+    if not 0.0 <= lam <= 1.0:
+        raise ValueError(f"lam must lie in [0, 1], got {lam!r}.")
+    if problem not in ("funnel", "bottleneck"):
+        raise ValueError(f"problem must be 'funnel' or 'bottleneck', got {problem!r}.")
+    n = joint.shape[1]
+    columns = joint.copy()
+    ids = np.arange(n)  # smallest original member of each current symbol
+    assign = np.arange(n)
+
+    def record(cols):
+        leak, disc = mutual_information(cols), entropy(cols.sum(axis=0))
+        return leak, disc, leak - lam * disc
+
+    leak, disc, obj = record(columns)
+    leakage, disclosure, objective = [leak], [disc], [obj]
+    merged_sets, ds_iterations = [], []
+    while columns.shape[1] > 1 and (max_iter is None or len(merged_sets) < max_iter):
+        A, B = step_functions(columns, lam, problem)
+        F = _Difference(A, B)
+        init, init_value = _best_pair(F, columns.shape[1])
+        if init_value >= -_TOL:
+            init = None
+        mask, value, trace = ds_minimize(A, B, method=method, init=init)
+        if mask.sum() <= 1 or value >= -_TOL:
+            break
+        members = np.flatnonzero(mask)
+        merged_sets.append(ids[members])
+        ds_iterations.append(len(trace) - 1)
+        target = members[0]
+        for k in members[1:]:
+            assign[assign == ids[k]] = ids[target]
+        columns[:, target] = columns[:, members].sum(axis=1)
+        keep = np.ones(columns.shape[1], dtype=bool)
+        keep[members[1:]] = False
+        columns, ids = columns[:, keep], ids[keep]
+        leak, disc, obj = record(columns)
+        leakage.append(leak)
+        disclosure.append(disc)
+        objective.append(obj)
+    labels = np.unique(assign, return_inverse=True)[1].reshape(-1)
+    return IACPath(
+        merged_sets,
+        np.asarray(leakage),
+        np.asarray(disclosure),
+        np.asarray(objective),
+        labels,
+        ds_iterations,
+    )
