@@ -195,7 +195,10 @@ def discretize_adult(frame):
     for name in ("age", "education"):
         if name not in frame.columns:
             raise ValueError(f"frame has no column {name!r}; it needs 'age' and 'education'.")
-    age = pd.to_numeric(frame["age"], errors="raise")
+    try:
+        age = pd.to_numeric(frame["age"].astype(object), errors="raise")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"frame['age'] must hold numbers (years): {exc}") from exc
     if age.isna().any():
         raise ValueError("frame['age'] has missing values.")
     out = frame.copy()

@@ -28,7 +28,7 @@ DEFAULT_DATA_HOME = Path("~") / "sklearn_privacy_data"
 
 _CHUNK = 1 << 16
 _TIMEOUT = 60
-_USER_AGENT = "sklearn-privacy (https://github.com/; dataset loader)"
+_USER_AGENT = "sklearn-privacy dataset loader (Python urllib)"
 # Network failures that justify trying the next mirror; local disk errors are not among them.
 _NETWORK_ERRORS = (URLError, TimeoutError, ConnectionError, http.client.HTTPException)
 

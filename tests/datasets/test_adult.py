@@ -174,3 +174,5 @@ def test_discretize_adult_edges_and_errors():
         discretize_adult(frame.assign(education="PhD"))
     with pytest.raises(ValueError, match="missing"):
         discretize_adult(frame.assign(age=np.nan))
+    with pytest.raises(ValueError, match="must hold numbers"):
+        discretize_adult(discretize_adult(frame))
