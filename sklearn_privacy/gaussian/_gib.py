@@ -207,8 +207,7 @@ class GaussianIBTransformer(BaseMechanism):
         self.components_ = A
         self.n_components_ = A.shape[0]
         self.eigenvalues_ = sol["eigenvalues"]
-        with np.errstate(divide="ignore"):
-            self.critical_betas_ = 1.0 / (1.0 - self.eigenvalues_)
+        self.critical_betas_ = sol["critical_betas"]
         cov_t = A @ cov_x @ A.T + np.eye(self.n_components_)
         cov_t_y = A @ (cov_x - cov_xy @ np.linalg.solve(cov_y, cov_xy.T)) @ A.T + np.eye(
             self.n_components_

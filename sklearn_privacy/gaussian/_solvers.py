@@ -77,6 +77,11 @@ def l2_compression(cov, beta, n_components=None):
     }
 
 
+def _critical(lam):
+    with np.errstate(divide="ignore"):
+        return 1.0 / (1.0 - lam)
+
+
 def _relevance_eigen(cov_x, cov_xy, cov_y, name_y):
     cov_x = check_psd_matrix(cov_x, "cov_x", positive_definite=True)
     cov_y = check_psd_matrix(cov_y, name_y, positive_definite=True)
@@ -90,7 +95,10 @@ def _relevance_eigen(cov_x, cov_xy, cov_y, name_y):
     # Sigma_{x|y} v = lambda Sigma_x v: v are the left eigenvectors of
     # Sigma_{x|y} Sigma_x^{-1} (Chechik et al. 2005), normalised so v^T Sigma_x v = 1.
     lam, vecs = eigh(cond, cov_x)
-    return np.clip(lam, 0.0, 1.0), vecs.T, cov_x, cov_y, cov_xy, cond
+    lam = np.clip(lam, 0.0, 1.0)
+    # directions uncorrelated with Y up to rounding: exactly 1, critical value inf
+    lam[lam > 1.0 - 1e-10] = 1.0
+    return lam, vecs.T, cov_x, cov_y, cov_xy, cond
 
 
 @validate_params(
@@ -137,8 +145,7 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
     ([4.0], [[1.1547]])
     """
     lam, vecs, *_ = _relevance_eigen(cov_x, cov_xy, cov_y, "cov_y")
-    with np.errstate(divide="ignore"):
-        critical = 1.0 / (1.0 - lam)
+    critical = _critical(lam)
     if beta <= critical.min():
         raise ValueError(
             f"beta={beta!r} is at or below the smallest critical value "
@@ -213,6 +220,7 @@ def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
     return {
         "components": np.sqrt(u) * vecs[best],
         "eigenvalues": lam,
+        "critical_betas": _critical(lam),
         "leakage": max(leakage, 0.0),
         "disclosure": float(disclosure),
     }
