@@ -1,3 +1,25 @@
 """Mechanisms on discrete (categorical) data."""
 
-__all__ = []
+from sklearn_privacy.discrete._convex import ConvexPrivacyMapping
+from sklearn_privacy.discrete._convex_solvers import (
+    ConvexSolverError,
+    leakage_distortion_curve,
+    min_achievable_distortion,
+    min_average_leakage_mapping,
+    min_maximum_leakage_mapping,
+)
+from sklearn_privacy.discrete._distortion import distortion_matrix
+from sklearn_privacy.discrete._funnel import PrivacyFunnelTransformer
+from sklearn_privacy.discrete._submodular_funnel import SubmodularFunnel
+
+__all__ = [
+    "ConvexPrivacyMapping",
+    "ConvexSolverError",
+    "PrivacyFunnelTransformer",
+    "SubmodularFunnel",
+    "distortion_matrix",
+    "leakage_distortion_curve",
+    "min_achievable_distortion",
+    "min_average_leakage_mapping",
+    "min_maximum_leakage_mapping",
+]

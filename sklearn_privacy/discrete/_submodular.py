@@ -327,6 +327,9 @@ class IACPath:
         Final cluster of each original symbol.
     ds_iterations : list of int
         Number of DS-procedure iterations of each step.
+    n_solves : int
+        Number of step problems solved: the merges, plus the last one that
+        found no improving merge (when that is what stopped the algorithm).
     """
 
     merged_sets: list
@@ -335,6 +338,7 @@ class IACPath:
     objective: np.ndarray
     labels: np.ndarray
     ds_iterations: list = field(default_factory=list)
+    n_solves: int = 0
 
     @property
     def n_iter(self):
@@ -416,7 +420,7 @@ def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
 
     leak, disc, obj = record(columns)
     leakage, disclosure, objective = [leak], [disc], [obj]
-    merged_sets, ds_iterations = [], []
+    merged_sets, ds_iterations, n_solves = [], [], 0
     while columns.shape[1] > 1 and (max_iter is None or len(merged_sets) < max_iter):
         A, B = step_functions(columns, lam, problem)
         F = _Difference(A, B)
@@ -424,6 +428,7 @@ def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
         if init_value >= -_TOL:
             init = None
         mask, value, trace = ds_minimize(A, B, method=method, init=init)
+        n_solves += 1
         if mask.sum() <= 1 or value >= -_TOL:
             break
         members = np.flatnonzero(mask)
@@ -448,4 +453,5 @@ def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
         np.asarray(objective),
         labels,
         ds_iterations,
+        n_solves,
     )
