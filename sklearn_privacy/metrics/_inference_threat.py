@@ -1,0 +1,84 @@
+"""Inference threat of any bounded-cost adversary from the leakage I(S;Y).
+
+privacy-funnel-makhdoumi2014, Thm. 1: an adversary who picks a belief q on S
+to minimise an expected cost C(S, q) with ``|C| <= L`` gains, by observing Y,
+
+.. math::
+
+    \\Delta C = c_0^* - \\mathbb{E}_Y[c_Y^*] \\le 2 \\sqrt{2}\\, L \\sqrt{I(S;Y)}.
+
+(Lemma 2 bounds the gain at each y by ``4 L TV(P_{S|y}, P_S)``, Pinsker turns
+it into ``2 sqrt(2) L sqrt(D(P_{S|y} || P_S))``, and Jensen averages it.)
+"""
+
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
+
+__all__ = ["inference_threat_bound", "map_cost_gain"]
+
+
+@validate_params(
+    {
+        "leakage": ["array-like", Interval(Real, 0, None, closed="left")],
+        "cost_bound": [Interval(Real, 0, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
+def inference_threat_bound(leakage, *, cost_bound=1.0):
+    """Largest cost gain of an adversary with a cost bounded by L (Thm. 1).
+
+    Parameters
+    ----------
+    leakage : float or array-like of float
+        ``I(S;Y)`` in nats (e.g. a mechanism's ``leakage_``), non-negative.
+    cost_bound : float, default=1.0
+        ``L = sup_{s, q} |C(s, q)|``; ``1`` for the 0-1 loss of a MAP guess.
+
+    Returns
+    -------
+    float or ndarray
+        ``2 sqrt(2) L sqrt(I(S;Y))``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.metrics._inference_threat import inference_threat_bound
+    >>> round(inference_threat_bound(0.01), 6)
+    0.282843
+    """
+    value = np.asarray(leakage, dtype=float)
+    if np.any(value < 0) or not np.all(np.isfinite(value)):
+        raise ValueError("leakage must hold finite non-negative values (nats).")
+    bound = 2.0 * np.sqrt(2.0) * cost_bound * np.sqrt(value)
+    return float(bound) if bound.ndim == 0 else bound
+
+
+@validate_params({"joint": ["array-like"]}, prefer_skip_nested_validation=True)
+def map_cost_gain(joint):
+    """Exact cost gain of the MAP adversary under the 0-1 loss (``L = 1``).
+
+    Without Y the best guess of S is wrong with probability ``1 - max_s p(s)``;
+    after Y it is ``1 - sum_y max_s p(s, y)``.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_y)
+        Joint pmf ``P(S, Y)``.
+
+    Returns
+    -------
+    float
+        ``sum_y max_s p(s, y) - max_s p(s)``, in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.metrics._inference_threat import map_cost_gain
+    >>> map_cost_gain(np.eye(2) / 2)
+    0.5
+    """
+    joint = np.asarray(joint, dtype=float)
+    if joint.ndim != 2 or np.any(joint < 0) or abs(joint.sum() - 1) > 1e-8:
+        raise ValueError("joint must be a 2-D pmf P(S, Y) (non-negative, summing to 1).")
+    return float(max(joint.max(axis=0).sum() - joint.sum(axis=1).max(), 0.0))
