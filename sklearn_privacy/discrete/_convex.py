@@ -1,0 +1,397 @@
+"""ConvexPrivacyMapping: the optimal randomised release (calmon2012, Thm. 1 and 2)."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from sklearn_privacy._base import BaseMechanism, check_generator
+from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.discrete._convex_solvers import (
+    min_achievable_distortion,
+    min_average_leakage_mapping,
+    min_maximum_leakage_mapping,
+)
+from sklearn_privacy.discrete._distortion import DISTORTIONS, distortion_matrix
+
+__all__ = ["ConvexPrivacyMapping"]
+
+
+class ConvexPrivacyMapping(BaseMechanism):
+    """Optimal randomised mapping ``P(U | Y)`` for average or maximum information leakage.
+
+    Learns the empirical joint pmf ``P(S, Y)`` of the sensitive attribute S and
+    the released categorical columns Y (their rows form one joint alphabet), then
+    solves for the mapping that leaks least about S while keeping the expected
+    distortion ``E[d(Y, U)]`` within ``max_distortion``
+    (privacy-statistical-inference-calmon2012, Thm. 1 and Thm. 2). ``transform``
+    draws each released row ``U`` from ``P(U | Y=y)`` of its input row ``y``.
+
+    Parameters
+    ----------
+    max_distortion : float, default=0.1
+        The trade-off knob: the budget on the expected distortion of the
+        release. It must be at least the least achievable distortion
+        ``sum_y P(y) min_u d(y, u)`` (0 when the output alphabet contains the
+        input alphabet).
+    leakage : {"average", "maximum"}, default="average"
+        - ``"average"``: minimise ``I(S; U)`` (Thm. 1, a convex program);
+        - ``"maximum"``: minimise ``max_u [H(S) - H(S | U=u)]`` (Thm. 2, a line
+          search over the leakage level with a convex least-distortion program
+          at each step).
+    distortion : {"hamming", "absolute", "squared"}, array-like or callable, \
+default="hamming"
+        Distortion ``d(y, u) >= 0`` between an input record and an output record:
+
+        - ``"hamming"``: fraction of columns that differ;
+        - ``"absolute"`` / ``"squared"``: mean absolute / squared difference of
+          the ordinal codes (positions among the sorted values of the column);
+        - an array of shape ``(n_inputs, n_outputs)`` whose rows follow
+          ``input_records_`` (the distinct training rows, sorted) and whose
+          columns follow ``output_records_``;
+        - a callable ``d(records_y, records_u)`` returning that array from the two
+          2-D arrays of records.
+    observation : {"released", "full"}, default="released"
+        ``"released"``: the mapping sees Y only, ``P(U | Y)``. ``"full"``: it also
+        sees S, ``P(U | Y, S)`` (Remark 3); S must then be columns of ``X``
+        (``sensitive=...``) so that ``transform`` can read it.
+    output_alphabet : array-like of shape (n_outputs, n_columns), default=None
+        The records ``U`` may take; the distinct training rows by default.
+    solver : str, default="auto"
+        ``"auto"``: Clarabel, then SCS, then the first-order path when a conic
+        solver fails (large alphabets go to the first-order path directly);
+        ``"first-order"`` (average leakage only); or any cvxpy solver name, tried
+        alone.
+    solver_options : dict, default=None
+        Keyword arguments passed to ``cvxpy.Problem.solve``.
+    tol : float, default=1e-7
+        Accuracy in nats of the first-order path and of the line search of
+        ``leakage="maximum"``.
+    max_iter : int, default=20000
+        Iteration limit of the first-order path.
+    smoothing : float, default=0.0
+        Pseudo-count added to every cell of the ``P(S, Y)`` table.
+    max_categories : int or None, default=200
+        Largest number of distinct values of one column (guards against
+        continuous columns).
+    handle_unknown : {"error", "nearest"}, default="error"
+        What ``transform`` does with a row not seen at fit: raise, or release it
+        as the nearest seen row (most agreeing columns).
+    verbose : int, default=0
+        Say which solver ran and why one was abandoned (2: first-order progress).
+    sensitive : int, str, array-like or None, default=None
+        Columns of ``X`` holding S; ``None`` to pass S as ``fit(..., sensitive=S)``.
+    random_state : int, RandomState, Generator or None, default=None
+        Draws of the release.
+
+    Attributes
+    ----------
+    mapping_ : ndarray of shape (n_inputs, n_outputs) or (n_s, n_inputs, n_outputs)
+        ``P(U=u | Y=y)``, or ``P(U=u | S=s, Y=y)`` with ``observation="full"``
+        (pairs unseen at fit get ``P(U | Y=y)``).
+    leakage_ : float
+        The minimised leakage at the training distribution, in nats:
+        ``I(S; U)`` or the maximum information leakage.
+    average_leakage_ : float
+        ``I(S; U)`` in nats.
+    maximum_leakage_ : float
+        ``max_u [H(S) - H(S | U=u)]`` in nats.
+    distortion_ : float
+        Expected distortion ``E[d(Y, U)]`` at the training distribution.
+    min_distortion_ : float
+        Least achievable expected distortion.
+    solver_ : str
+        The solver that produced ``mapping_``.
+    joint_ : ndarray of shape (n_s, n_inputs)
+        Empirical ``P(S, Y)``.
+    distortion_matrix_ : ndarray of shape (n_inputs, n_outputs)
+        ``d(y, u)``.
+    input_records_ : ndarray of shape (n_inputs, n_features_out)
+        The distinct training rows of the released columns (the Y alphabet).
+    output_records_ : ndarray of shape (n_outputs, n_features_out)
+        The U alphabet.
+    sensitive_records_ : ndarray of shape (n_s, n_sensitive)
+        The S alphabet.
+    n_features_in_ : int
+        Number of columns of ``X`` at fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``, when it has string names.
+
+    See Also
+    --------
+    sklearn_privacy.discrete.min_average_leakage_mapping : the solver on pmfs.
+    sklearn_privacy.discrete.min_maximum_leakage_mapping : Thm. 2 on pmfs.
+
+    Notes
+    -----
+    Average leakage (Thm. 1):
+
+    .. math::
+
+        \\min_{P_{U|Y}} I(S; U) \\quad \\text{s.t.} \\quad E[d(Y, U)] \\le \\Delta.
+
+    Maximum leakage (Thm. 2): the least :math:`\\epsilon` such that some mapping
+    with :math:`H(S | U=u) \\ge H(S) - \\epsilon` for all :math:`u` meets the budget.
+    The mapping is optimal for the *empirical* ``P(S, Y)``: ``leakage_`` is the
+    training-set operating point; on new data the leakage is estimated by the
+    scorers of :mod:`sklearn_privacy.metrics`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import ConvexPrivacyMapping
+    >>> rng = np.random.default_rng(0)
+    >>> s = rng.integers(0, 2, 500)
+    >>> y = np.where(rng.random(500) < 0.8, s, 1 - s)
+    >>> X = np.column_stack([s, y])
+    >>> mech = ConvexPrivacyMapping(max_distortion=0.2, sensitive=[0], random_state=0)
+    >>> Xt = mech.fit_transform(X)
+    >>> Xt.shape
+    (500, 1)
+    >>> bool(mech.leakage_ < 0.1), bool(mech.distortion_ <= 0.2 + 1e-7)
+    (True, True)
+    """
+
+    _parameter_constraints = {
+        **BaseMechanism._parameter_constraints,
+        "max_distortion": [Interval(Real, 0, None, closed="left")],
+        "leakage": [StrOptions({"average", "maximum"})],
+        "distortion": [StrOptions(set(DISTORTIONS)), "array-like", callable],
+        "observation": [StrOptions({"released", "full"})],
+        "output_alphabet": [None, "array-like"],
+        "solver": [str],
+        "solver_options": [None, dict],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "smoothing": [Interval(Real, 0, None, closed="left")],
+        "max_categories": [None, Interval(Integral, 2, None, closed="left")],
+        "handle_unknown": [StrOptions({"error", "nearest"})],
+        "verbose": ["verbose"],
+    }
+
+    _requires_sensitive = True
+    _categorical_input = True
+    _randomized_release = True
+
+    def __init__(
+        self,
+        max_distortion=0.1,
+        *,
+        leakage="average",
+        distortion="hamming",
+        observation="released",
+        output_alphabet=None,
+        solver="auto",
+        solver_options=None,
+        tol=1e-7,
+        max_iter=20_000,
+        smoothing=0.0,
+        max_categories=200,
+        handle_unknown="error",
+        verbose=0,
+        sensitive=None,
+        random_state=None,
+    ):
+        self.max_distortion = max_distortion
+        self.leakage = leakage
+        self.distortion = distortion
+        self.observation = observation
+        self.output_alphabet = output_alphabet
+        self.solver = solver
+        self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.smoothing = smoothing
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.verbose = verbose
+        self.sensitive = sensitive
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, *, sensitive=None):
+        """Estimate ``P(S, Y)`` and solve for the optimal mapping.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Categorical data; the columns named by ``sensitive`` hold S.
+        y : array-like of shape (n_samples,), default=None
+            Ignored (passed through by a Pipeline).
+        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
+            S as metadata, when it is not a column of ``X``.
+
+        Returns
+        -------
+        self : ConvexPrivacyMapping
+        """
+        if self.observation == "full" and sensitive is not None:
+            raise ValueError(
+                "observation='full' reads S at transform time: give S as columns of X with "
+                "sensitive=..., not as the `sensitive` argument of fit."
+            )
+        return super().fit(X, y, sensitive=sensitive)
+
+    def transform(self, X):
+        """Release ``X``: each row ``y`` becomes a draw of ``U ~ P(U | Y=y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Data with the columns seen at fit (sensitive columns are dropped, and
+            read with ``observation="full"``).
+
+        Returns
+        -------
+        Xt : ndarray of shape (n_samples, n_features_out)
+            Released records, values of ``output_records_``.
+        """
+        check_is_fitted(self)
+        X_release, S = self._split_sensitive(self._validate_X(X, reset=False))
+        rng = check_generator(self.random_state)
+        if self.observation == "full":
+            return self._release_full(X_release, S, rng)
+        return self._release(X_release, rng)
+
+    # ------------------------------------------------------------- the hooks
+    def _fit_mechanism(self, X, S, y):
+        names = getattr(self, "feature_names_in_", None)
+        released_names = None if names is None else list(names[self.release_columns_])
+        self._x_alphabet = CategoricalAlphabet(
+            max_categories=self.max_categories,
+            handle_unknown=self.handle_unknown,
+            name="X",
+            feature_names=released_names,
+        )
+        x_codes = self._x_alphabet.fit_encode(X)
+        self._s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
+        s_codes = self._s_alphabet.fit_encode(S)
+        n_s, n_y = self._s_alphabet.n_symbols_, self._x_alphabet.n_symbols_
+        self.joint_ = empirical_joint(s_codes, x_codes, n_s, n_y, smoothing=self.smoothing)
+        self.input_records_ = self._x_alphabet.decode(np.arange(n_y))
+        self.sensitive_records_ = self._s_alphabet.decode(np.arange(n_s))
+        self.output_records_ = self._check_output_alphabet(X.shape[1])
+        self.distortion_matrix_ = self._distortion_matrix()
+        self.min_distortion_ = min_achievable_distortion(self.joint_, self.distortion_matrix_)
+        if self.observation == "full":
+            result = self._fit_full()
+        else:
+            result = self._solve(self.joint_, self.distortion_matrix_)
+            self.mapping_ = result["mapping"]
+        self.average_leakage_ = result["average_leakage"]
+        self.maximum_leakage_ = result["maximum_leakage"]
+        self.distortion_ = result["distortion"]
+        self.solver_ = result["solver"]
+        self.leakage_ = (
+            self.average_leakage_ if self.leakage == "average" else self.maximum_leakage_
+        )
+        self._cdf = self._cumulative(self.mapping_.reshape(-1, self.mapping_.shape[-1]))
+
+    def _release(self, X, rng):
+        codes = self._x_alphabet.encode(X)
+        return self.output_records_[self._sample(codes, rng)]
+
+    def _release_full(self, X, S, rng):
+        y_codes = self._x_alphabet.encode(X)
+        s_codes = self._s_alphabet.encode(S)
+        rows = s_codes * self._x_alphabet.n_symbols_ + y_codes
+        return self.output_records_[self._sample(rows, rng)]
+
+    def _distortion(self, X, Xt):
+        """Mean distortion ``d(y, u)`` between released rows and their release."""
+        y_codes = self._x_alphabet.encode(X, handle_unknown="nearest")
+        lookup = {tuple(row): i for i, row in enumerate(self.output_records_.tolist())}
+        Xt = np.asarray(Xt, dtype=object if self.output_records_.dtype == object else None)
+        u_codes = np.array([lookup.get(tuple(row), -1) for row in Xt.tolist()])
+        if np.any(u_codes < 0):
+            raise ValueError("Xt holds records outside output_records_.")
+        return float(np.mean(self.distortion_matrix_[y_codes, u_codes]))
+
+    # ---------------------------------------------------------------- helpers
+    def _solve(self, joint, distortion):
+        kwargs = dict(
+            solver=self.solver,
+            solver_options=self.solver_options,
+            tol=self.tol,
+            verbose=self.verbose,
+        )
+        if self.leakage == "average":
+            return min_average_leakage_mapping(
+                joint, distortion, self.max_distortion, max_iter=self.max_iter, **kwargs
+            )
+        return min_maximum_leakage_mapping(joint, distortion, self.max_distortion, **kwargs)
+
+    def _fit_full(self):
+        """Remark 3: the input alphabet is the pairs (s, y); S is a function of it."""
+        n_s, n_y = self.joint_.shape
+        s_idx, y_idx = np.nonzero(self.joint_ > 0)
+        pair_joint = np.zeros((n_s, s_idx.size))
+        pair_joint[s_idx, np.arange(s_idx.size)] = self.joint_[s_idx, y_idx]
+        result = self._solve(pair_joint, self.distortion_matrix_[y_idx])
+        pairs = result["mapping"]
+        # Unseen pairs (s, y) get P(U | Y=y) (eq. 19), or the closest output for unseen y.
+        marginal = np.zeros((n_y, pairs.shape[1]))
+        np.add.at(marginal, y_idx, pairs * self.joint_[s_idx, y_idx][:, None])
+        weights = marginal.sum(axis=1, keepdims=True)
+        closest = np.eye(pairs.shape[1])[np.argmin(self.distortion_matrix_, axis=1)]
+        marginal = np.where(weights > 0, marginal / np.where(weights > 0, weights, 1), closest)
+        mapping = np.repeat(marginal[None], n_s, axis=0)
+        mapping[s_idx, y_idx] = pairs
+        self.mapping_ = mapping
+        return result
+
+    def _check_output_alphabet(self, n_columns):
+        if self.output_alphabet is None:
+            return self.input_records_
+        out = np.asarray(self.output_alphabet)
+        if out.ndim == 1 and n_columns == 1:
+            out = out.reshape(-1, 1)
+        if out.ndim != 2 or out.shape[1] != n_columns or out.shape[0] < 1:
+            raise ValueError(
+                f"output_alphabet must have shape (n_outputs, {n_columns}): one record per "
+                f"row with the {n_columns} released column(s); got shape {out.shape}."
+            )
+        return out
+
+    def _distortion_matrix(self):
+        n_y, n_u = self.input_records_.shape[0], self.output_records_.shape[0]
+        if isinstance(self.distortion, str):
+            D = distortion_matrix(self.input_records_, self.output_records_, kind=self.distortion)
+        else:
+            D = (
+                self.distortion(self.input_records_, self.output_records_)
+                if callable(self.distortion)
+                else self.distortion
+            )
+            D = np.asarray(D, dtype=float)
+            if D.shape != (n_y, n_u):
+                raise ValueError(
+                    f"distortion must have shape (n_inputs, n_outputs) = ({n_y}, {n_u}): one "
+                    "row per distinct training row (input_records_, sorted) and one column per "
+                    f"output record; got shape {D.shape}."
+                )
+            if not np.all(np.isfinite(D)):
+                raise ValueError("distortion contains NaN or infinite values.")
+            if np.any(D < 0):
+                raise ValueError(
+                    f"distortion has negative entries (smallest {D.min():.3g}); d(y, u) must "
+                    "be >= 0."
+                )
+        return D
+
+    @staticmethod
+    def _cumulative(mapping):
+        cdf = np.cumsum(mapping, axis=1)
+        cdf /= cdf[:, -1:]
+        return cdf
+
+    def _sample(self, rows, rng):
+        """Inverse-CDF draw of one output per row index, vectorised over samples."""
+        n_u = self._cdf.shape[1]
+        # Row r's CDF shifted by r is increasing across rows: one searchsorted for all.
+        flat = (self._cdf + np.arange(self._cdf.shape[0])[:, None]).ravel()
+        draws = rows + rng.random(rows.shape[0])
+        u = np.searchsorted(flat, draws, side="right") - rows * n_u
+        return np.clip(u, 0, n_u - 1)

@@ -1,0 +1,695 @@
+"""Optimal privacy mappings of privacy-statistical-inference-calmon2012 as convex programs.
+
+Notation: ``joint[s, y] = P(S=s, Y=y)``, ``distortion[y, u] = d(y, u)``, and the
+mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
+``joint @ Q = P(S, U)``.
+
+- Average leakage (Thm. 1): minimise ``I(S; U)`` subject to ``E[d(Y, U)] <= budget``.
+  ``I(S; U) = sum_{s,u} J log(J / (p_S p_U))`` with ``J = joint @ Q`` and
+  ``p_U = p_Y @ Q`` both affine in ``Q``: a sum of relative entropies of affine
+  expressions, i.e. exponential cones (eq. 14-17 with ``p_{U|S}`` eliminated).
+- Maximum leakage (Thm. 2): the minimum distortion subject to
+  ``H(S | U=u) >= H(S) - eps`` for every ``u``, written as the perspective
+  ``delta p_U(u) + sum_s J[s, u] log(J[s, u] / p_U(u)) <= 0`` with
+  ``delta = H(S) - eps`` (eq. 32), inside a bisection over ``eps``.
+- A first-order path for large alphabets: mirror descent on the rows of ``Q``
+  in the geometry ``h(Q) = sum_y p_Y(y) sum_u Q log Q``, in which ``I(S; U)`` is
+  1-smooth relative to ``h`` (joint convexity of the KL divergence), with the
+  exact Bregman projection onto the budget (a bisection/Newton search on the
+  Lagrange multiplier of the budget) and a duality-gap certificate.
+
+Each cvxpy problem is built once with a :class:`cvxpy.Parameter` (the budget,
+or ``delta``), so that a sweep re-solves without rebuilding.
+"""
+
+import time
+import warnings
+
+import numpy as np
+from scipy.special import entr
+
+from sklearn_privacy.information import max_information_leakage, mutual_information
+
+__all__ = [
+    "ConvexSolverError",
+    "leakage_distortion_curve",
+    "min_achievable_distortion",
+    "min_average_leakage_mapping",
+    "min_maximum_leakage_mapping",
+]
+
+_TINY = 1e-300
+# Largest n_y * n_u sent to the conic solvers under solver="auto": above, the
+# interior-point and SCS solves take tens of seconds (measured in
+# benchmarks/bench_convex_scaling.py) while the first-order path takes a second.
+_AUTO_CONIC_MAX_SIZE = 120 * 120
+_CONIC_SOLVERS = ("CLARABEL", "SCS")
+_SCS_OPTIONS = {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iters": 200_000}
+
+
+class ConvexSolverError(RuntimeError):
+    """A convex solver failed (or was inaccurate) on a privacy-mapping program."""
+
+
+# --------------------------------------------------------------------------
+# Checks and small helpers
+# --------------------------------------------------------------------------
+
+
+def _check_problem(joint, distortion, max_distortion=None):
+    joint = np.asarray(joint, dtype=float)
+    if joint.ndim != 2:
+        raise ValueError(f"joint must be a 2-D array P(S, Y), got shape {joint.shape}.")
+    if not np.all(np.isfinite(joint)) or np.any(joint < 0):
+        raise ValueError("joint must hold finite probabilities >= 0.")
+    total = joint.sum()
+    if abs(total - 1.0) > 1e-8 * max(1, joint.size):
+        raise ValueError(f"joint must sum to 1, it sums to {total:.12g}.")
+    if joint.shape[0] < 2:
+        raise ValueError("joint must have at least two rows (values of S).")
+    distortion = np.asarray(distortion, dtype=float)
+    if distortion.ndim != 2 or distortion.shape[0] != joint.shape[1]:
+        raise ValueError(
+            f"distortion must be a matrix of shape (n_y, n_u) = ({joint.shape[1]}, n_u), one "
+            f"row per value of Y; got shape {distortion.shape}."
+        )
+    if distortion.shape[1] < 1:
+        raise ValueError("distortion has no columns: the output alphabet is empty.")
+    if not np.all(np.isfinite(distortion)):
+        raise ValueError("distortion contains NaN or infinite values.")
+    if np.any(distortion < 0):
+        raise ValueError(
+            f"distortion has negative entries (smallest {distortion.min():.3g}); a distortion "
+            "d(y, u) must be >= 0."
+        )
+    if max_distortion is not None:
+        if not np.isfinite(max_distortion) or max_distortion < 0:
+            raise ValueError(f"max_distortion must be a finite number >= 0, got {max_distortion}.")
+        least = min_achievable_distortion(joint, distortion)
+        if max_distortion < least - 1e-12:
+            raise ValueError(
+                f"max_distortion={max_distortion:.6g} is below the least achievable expected "
+                f"distortion {least:.6g} (every y sent to its closest output): no mapping meets "
+                "it. Raise max_distortion."
+            )
+    return joint, distortion
+
+
+def min_achievable_distortion(joint, distortion):
+    """Least expected distortion of any mapping: ``sum_y P(y) min_u d(y, u)``.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_y)
+        Joint pmf ``P(S, Y)``.
+    distortion : array-like of shape (n_y, n_u)
+        Distortion matrix ``d(y, u) >= 0``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import min_achievable_distortion
+    >>> min_achievable_distortion(np.full((2, 2), 0.25), 1 - np.eye(2))
+    0.0
+    """
+    joint = np.asarray(joint, dtype=float)
+    distortion = np.asarray(distortion, dtype=float)
+    return float(joint.sum(axis=0) @ distortion.min(axis=1))
+
+
+def _closest_mapping(distortion):
+    """Deterministic mapping of each y to its closest output (first on ties)."""
+    Q = np.zeros(distortion.shape)
+    Q[np.arange(distortion.shape[0]), np.argmin(distortion, axis=1)] = 1.0
+    return Q
+
+
+def _clean_mapping(Q, p_y, distortion, budget):
+    """Clip and renormalise a solver's mapping, then restore ``E[d] <= budget`` exactly.
+
+    Solvers meet the constraints to their tolerance; mixing with the closest
+    mapping by the least weight that meets the budget moves the objective by
+    the same order (the objective is continuous in ``Q``).
+    """
+    Q = np.clip(np.nan_to_num(np.asarray(Q, dtype=float)), 0.0, None)
+    sums = Q.sum(axis=1, keepdims=True)
+    Q = np.where(sums > 0, Q / np.where(sums > 0, sums, 1.0), 1.0 / Q.shape[1])
+    if budget is not None:
+        expected = float(p_y @ (Q * distortion).sum(axis=1))
+        if expected > budget:
+            Q0 = _closest_mapping(distortion)
+            least = float(p_y @ (Q0 * distortion).sum(axis=1))
+            t = min(1.0, (expected - budget) / max(expected - least, _TINY) * (1 + 1e-12))
+            Q = (1 - t) * Q + t * Q0
+    return Q
+
+
+def _prune_outputs(Q, p_y, min_mass=1e-6):
+    """Drop outputs with ``P(U=u) < min_mass``, giving their mass to the row's other outputs.
+
+    The perspective constraint (32) scales with ``p_U(u)``, so a solver may
+    leave outputs of vanishing probability with any posterior; the maximum
+    leakage counts every output of positive probability, so they must go.
+    """
+    rare = (p_y @ Q) < min_mass
+    if not rare.any() or rare.all():
+        return Q
+    kept = np.where(rare[None, :], 0.0, Q)
+    sums = kept.sum(axis=1, keepdims=True)
+    return np.where(sums > 0, kept / np.where(sums > 0, sums, 1.0), Q)
+
+
+def _expected_distortion(Q, p_y, distortion):
+    return float(p_y @ (Q * distortion).sum(axis=1))
+
+
+def _say(verbose, message):
+    if verbose:
+        print(f"[ConvexPrivacyMapping] {message}")
+
+
+# --------------------------------------------------------------------------
+# cvxpy programs, built once
+# --------------------------------------------------------------------------
+
+
+class _AverageLeakageProgram:
+    """Thm. 1 with the budget as a :class:`cvxpy.Parameter`."""
+
+    def __init__(self, joint, distortion):
+        import cvxpy as cp
+
+        n_s, n_y = joint.shape
+        n_u = distortion.shape[1]
+        p_s, p_y = joint.sum(axis=1), joint.sum(axis=0)
+        self.Q = cp.Variable((n_y, n_u), nonneg=True)
+        self.budget = cp.Parameter(nonneg=True)
+        J = joint @ self.Q
+        p_u = p_y @ self.Q
+        # p_S(s) p_U(u), affine in Q (eq. 14: p_{U|S} p_S log(p_{U|S} / p_U)).
+        product = np.reshape(p_s, (n_s, 1)) @ cp.reshape(p_u, (1, n_u), order="C")
+        objective = cp.sum(cp.rel_entr(J, product))
+        constraints = [
+            cp.sum(self.Q, axis=1) == 1,
+            cp.sum(cp.multiply(p_y[:, None] * distortion, self.Q)) <= self.budget,  # eq. 15
+        ]
+        self.problem = cp.Problem(cp.Minimize(objective), constraints)
+
+    def solve(self, budget, solver, options):
+        self.budget.value = float(budget)
+        self.problem.solve(solver=solver, **options)
+        return self.problem.status, self.Q.value
+
+
+class _MaxLeakageProgram:
+    """Thm. 2: least distortion with ``H(S | U=u) >= delta`` for all u (eq. 29-32)."""
+
+    def __init__(self, joint, distortion):
+        import cvxpy as cp
+
+        n_s, n_y = joint.shape
+        n_u = distortion.shape[1]
+        p_y = joint.sum(axis=0)
+        self.Q = cp.Variable((n_y, n_u), nonneg=True)
+        self.delta = cp.Parameter(nonneg=True)
+        J = joint @ self.Q
+        p_u = p_y @ self.Q
+        spread = np.ones((n_s, 1)) @ cp.reshape(p_u, (1, n_u), order="C")
+        constraints = [
+            cp.sum(self.Q, axis=1) == 1,
+            # eq. 32: delta p_U(u) + sum_s J log(J / p_U) <= 0, i.e. H(S | U=u) >= delta.
+            self.delta * p_u + cp.sum(cp.rel_entr(J, spread), axis=0) <= 0,
+        ]
+        objective = cp.sum(cp.multiply(p_y[:, None] * distortion, self.Q))
+        self.problem = cp.Problem(cp.Minimize(objective), constraints)
+
+    def solve(self, delta, solver, options):
+        self.delta.value = float(delta)
+        self.problem.solve(solver=solver, **options)
+        return self.problem.status, self.Q.value
+
+
+def _solver_chain(solver, size, *, first_order_ok):
+    if solver == "auto":
+        if size > _AUTO_CONIC_MAX_SIZE and first_order_ok:
+            return ["first-order"]
+        return [*_CONIC_SOLVERS, "first-order"] if first_order_ok else list(_CONIC_SOLVERS)
+    return [solver]
+
+
+def _conic_options(solver, solver_options):
+    options = dict(_SCS_OPTIONS) if solver == "SCS" else {}
+    options.update(solver_options or {})
+    return options
+
+
+def _run_conic(program, value, solver, solver_options):
+    """Solve; return the raw mapping or raise :class:`ConvexSolverError`."""
+    import cvxpy as cp
+
+    options = _conic_options(solver, solver_options)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            status, Q = program.solve(value, solver, options)
+    except cp.error.SolverError as exc:
+        raise ConvexSolverError(f"solver {solver} failed: {exc}") from exc
+    if status != cp.OPTIMAL or Q is None:
+        raise ConvexSolverError(f"solver {solver} returned status {status!r}")
+    return Q
+
+
+# --------------------------------------------------------------------------
+# First-order path (Thm. 1)
+# --------------------------------------------------------------------------
+
+
+def _softmax_rows(z):
+    z = z - z.max(axis=1, keepdims=True)
+    Q = np.exp(z)
+    Q /= Q.sum(axis=1, keepdims=True)
+    return Q
+
+
+def _budget_projection(logits, distortion, p_y, budget, lam):
+    """KL projection of ``softmax(logits)`` onto ``E[d] <= budget``.
+
+    The projection is ``softmax(logits - lam * d)`` with the least ``lam >= 0``
+    that meets the budget; ``lam`` is found by safeguarded Newton steps
+    (``dE/dlam = -sum_y p_y Var_{Q_y}(d)``) from the previous value.
+    """
+    Q = _softmax_rows(logits)
+    rows = (Q * distortion).sum(axis=1)
+    if p_y @ rows <= budget:
+        return Q, 0.0
+    lo, hi = 0.0, np.inf
+    lam = max(lam, 0.0)
+    for _ in range(200):
+        if lam > 0:
+            Q = _softmax_rows(logits - lam * distortion)
+            rows = (Q * distortion).sum(axis=1)
+        excess = p_y @ rows - budget
+        if excess > 0:
+            lo = lam
+        else:
+            hi = lam
+        if excess <= 0 and excess > -1e-12 * max(budget, 1e-3):
+            break
+        slope = p_y @ ((Q * distortion * distortion).sum(axis=1) - rows**2)
+        new = lam + excess / max(slope, _TINY)
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi) if np.isfinite(hi) else max(2.0 * lam, lam + 1.0)
+        lam = new
+    if excess > 0 and np.isfinite(hi):
+        lam = hi
+        Q = _softmax_rows(logits - lam * distortion)
+    return Q, lam
+
+
+def _first_order_average(
+    joint, distortion, budget, *, tol=1e-7, max_iter=20_000, init=None, verbose=0
+):
+    """Mirror descent for Thm. 1; returns ``(Q, objective, certified_gap, n_iter)``.
+
+    The duality-gap certificate: for any ``Q`` and multiplier ``lam >= 0``,
+    convexity gives ``OPT >= H(S) + sum_y min_u [sum_s P(s,y) log p(s|u) +
+    lam p_y d(y,u)] - lam budget`` (the Frank-Wolfe bound, equal to the
+    Lagrange dual evaluated at the posteriors of ``Q``). The iteration stops
+    when that gap is below ``tol``, or when the geometric extrapolation of the
+    last decreases says the objective is within ``tol / 10`` of its limit.
+    """
+    p_s, p_y = joint.sum(axis=1), joint.sum(axis=0)
+    h_s = float(entr(p_s).sum())
+    p_s_given_y = (joint / np.maximum(p_y, _TINY)).T
+
+    def objective_and_gradient(Q):
+        J = joint @ Q
+        log_post = np.log(np.maximum(J, _TINY)) - np.log(np.maximum(J.sum(axis=0), _TINY))
+        # Gradient divided by p_y (the mirror map's weights): sum_s p(s|y) log p(s|u).
+        return h_s + float((J * log_post).sum()), p_s_given_y @ log_post
+
+    start = _closest_mapping(distortion) if init is None else np.asarray(init, dtype=float)
+    logits = np.log(np.maximum(0.5 * start + 0.5 / distortion.shape[1], _TINY))
+    Q, lam = _budget_projection(logits, distortion, p_y, budget, 0.0)
+    Q = np.maximum(Q, _TINY)
+    value, grad = objective_and_gradient(Q)
+    step, best_lower, gap = 1.0, -np.inf, np.inf
+    history = [value]
+    check_every = 10
+    started = time.perf_counter()
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        # Steps above 1 (the relative-smoothness constant) are tried and undone if
+        # they raise the objective; step 1 always decreases it (majorisation).
+        while True:
+            Q_new, lam_new = _budget_projection(
+                np.log(Q) - step * grad, distortion, p_y, budget, lam * step
+            )
+            Q_new = np.maximum(Q_new, _TINY)
+            value_new, grad_new = objective_and_gradient(Q_new)
+            if value_new <= value + 1e-15 or step <= 1.0:
+                break
+            step = max(1.0, 0.5 * step)
+        lam = lam_new / step
+        Q, value, grad = Q_new, value_new, grad_new
+        step *= 1.2
+        if n_iter % check_every:
+            continue
+        lower = h_s + p_y @ (grad + lam * distortion).min(axis=1) - lam * budget
+        best_lower = max(best_lower, lower)
+        gap = value - best_lower
+        history.append(value)
+        if verbose > 1:
+            print(
+                f"[ConvexPrivacyMapping] first-order iter {n_iter}: I(S;U)={value:.10g} "
+                f"gap<={gap:.3g} ({time.perf_counter() - started:.2f}s)"
+            )
+        if gap <= tol:
+            break
+        if len(history) >= 3:
+            d1, d2 = history[-3] - history[-2], history[-2] - history[-1]
+            if 0 <= d2 < d1:
+                rate = d2 / d1
+                if d2 * rate / (1 - rate) < 0.1 * tol:
+                    break
+    return Q, value, gap, n_iter
+
+
+# --------------------------------------------------------------------------
+# Public solvers
+# --------------------------------------------------------------------------
+
+
+def _result(joint, distortion, Q, solver, **extra):
+    p_y = joint.sum(axis=0)
+    release = joint @ Q
+    release = release / release.sum()
+    out = {
+        "mapping": Q,
+        "average_leakage": mutual_information(release),
+        "maximum_leakage": max_information_leakage(release),
+        "distortion": _expected_distortion(Q, p_y, distortion),
+        "solver": solver,
+    }
+    out.update(extra)
+    return out
+
+
+def min_average_leakage_mapping(
+    joint,
+    distortion,
+    max_distortion,
+    *,
+    solver="auto",
+    solver_options=None,
+    tol=1e-7,
+    max_iter=20_000,
+    verbose=0,
+    _program=None,
+):
+    """Mapping ``P(U | Y)`` of least average leakage ``I(S; U)`` under a distortion budget.
+
+    Solves Thm. 1 of privacy-statistical-inference-calmon2012: minimise
+    ``I(S; U)`` over ``P(U | Y)`` subject to ``E[d(Y, U)] <= max_distortion``.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_y)
+        Joint pmf ``P(S, Y)``.
+    distortion : array-like of shape (n_y, n_u)
+        Distortion ``d(y, u) >= 0``.
+    max_distortion : float
+        Budget on the expected distortion; at least
+        :func:`min_achievable_distortion`.
+    solver : str, default="auto"
+        ``"auto"`` tries Clarabel, then SCS, then the first-order path (large
+        problems go to the first-order path directly); ``"first-order"``; or the
+        name of any installed cvxpy solver that handles exponential cones, which
+        is then the only one tried.
+    solver_options : dict, default=None
+        Keyword arguments for ``cvxpy.Problem.solve``.
+    tol : float, default=1e-7
+        Target accuracy (nats) of the first-order path.
+    max_iter : int, default=20000
+        Iteration limit of the first-order path.
+    verbose : int, default=0
+        Say which solver ran and why one was abandoned.
+
+    Returns
+    -------
+    dict
+        ``mapping`` (n_y, n_u), ``average_leakage`` and ``maximum_leakage``
+        (nats), ``distortion``, ``solver`` (the one that produced the mapping),
+        and for the first-order path ``gap`` (certified bound on the distance to
+        the optimum) and ``n_iter``.
+
+    Raises
+    ------
+    ConvexSolverError
+        When every solver tried failed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import min_average_leakage_mapping
+    >>> joint = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> result = min_average_leakage_mapping(joint, 1 - np.eye(2), 0.2)
+    >>> round(result["distortion"], 6), round(result["average_leakage"], 4)
+    (0.2, 0.0663)
+    """
+    joint, distortion = _check_problem(joint, distortion, max_distortion)
+    p_y = joint.sum(axis=0)
+    chain = _solver_chain(solver, distortion.size, first_order_ok=True)
+    errors = []
+    program = _program
+    for name in chain:
+        if name == "first-order":
+            started = time.perf_counter()
+            Q, _, gap, n_iter = _first_order_average(
+                joint, distortion, max_distortion, tol=tol, max_iter=max_iter, verbose=verbose
+            )
+            Q = _clean_mapping(Q, p_y, distortion, max_distortion)
+            _say(
+                verbose,
+                f"first-order path: {n_iter} iterations in {time.perf_counter() - started:.2f}s, "
+                f"certified gap {gap:.2e} nats.",
+            )
+            return _result(joint, distortion, Q, "first-order", gap=gap, n_iter=n_iter)
+        if program is None:
+            program = _AverageLeakageProgram(joint, distortion)
+        try:
+            Q = _run_conic(program, max_distortion, name, solver_options)
+        except ConvexSolverError as exc:
+            errors.append(str(exc))
+            nxt = chain[chain.index(name) + 1] if name != chain[-1] else None
+            _say(verbose, f"{exc}; " + (f"falling back to {nxt}." if nxt else "giving up."))
+            continue
+        _say(verbose, f"solved with {name}.")
+        Q = _clean_mapping(Q, p_y, distortion, max_distortion)
+        return _result(joint, distortion, Q, name)
+    raise ConvexSolverError(
+        "No solver produced the average-leakage mapping: " + "; ".join(errors) + ". Try "
+        "solver='first-order', or another solver (solver='SCS', solver_options=...)."
+    )
+
+
+def min_maximum_leakage_mapping(
+    joint,
+    distortion,
+    max_distortion,
+    *,
+    solver="auto",
+    solver_options=None,
+    tol=1e-7,
+    verbose=0,
+    _program=None,
+):
+    """Mapping ``P(U | Y)`` of least maximum leakage under a distortion budget.
+
+    Thm. 2 of privacy-statistical-inference-calmon2012: the least ``eps`` such
+    that some mapping with ``H(S | U=u) >= H(S) - eps`` for every ``u`` has
+    expected distortion ``<= max_distortion``, found by bisection over ``eps``;
+    each step solves the convex least-distortion program (29)-(32).
+
+    Parameters
+    ----------
+    joint, distortion, max_distortion, solver_options, verbose
+        As in :func:`min_average_leakage_mapping`.
+    solver : str, default="auto"
+        ``"auto"`` tries Clarabel, then SCS; or a cvxpy solver name.
+    tol : float, default=1e-7
+        Width (nats) of the final bracket on ``eps``.
+
+    Returns
+    -------
+    dict
+        As :func:`min_average_leakage_mapping`, plus ``epsilon``, the upper end
+        of the final bracket (the mapping meets it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import min_maximum_leakage_mapping
+    >>> joint = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> result = min_maximum_leakage_mapping(joint, 1 - np.eye(2), 0.0)
+    >>> round(result["maximum_leakage"], 6)
+    0.192745
+    """
+    joint, distortion = _check_problem(joint, distortion, max_distortion)
+    if solver == "first-order":
+        raise ValueError(
+            "solver='first-order' solves the average-leakage program only; use 'auto' or a "
+            "cvxpy solver for leakage='maximum'."
+        )
+    p_y = joint.sum(axis=0)
+    h_s = float(entr(joint.sum(axis=1)).sum())
+    chain = _solver_chain(solver, distortion.size, first_order_ok=False)
+    program = _program or _MaxLeakageProgram(joint, distortion)
+    n_failed = 0
+
+    def attempt(eps):
+        """(verified feasible mapping or None, solver name, whether eps was shown infeasible)."""
+        nonlocal n_failed
+        import cvxpy as cp
+
+        for name in chain:
+            options = _conic_options(name, solver_options)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    status, Q = program.solve(max(h_s - eps, 0.0), name, options)
+            except cp.error.SolverError as exc:
+                _say(verbose, f"solver {name} failed at eps={eps:.3g}: {exc}.")
+                continue
+            if Q is None:
+                _say(verbose, f"solver {name} returned status {status!r} at eps={eps:.3g}.")
+                continue
+            Q = _prune_outputs(_clean_mapping(Q, p_y, distortion, None), p_y)
+            ok_distortion = _expected_distortion(Q, p_y, distortion) <= max_distortion + 1e-9
+            ok_leakage = max_information_leakage(joint @ Q) <= eps + 1e-6
+            if ok_distortion and ok_leakage:
+                return Q, name, False
+            if status == cp.OPTIMAL and not ok_distortion:
+                return None, name, True
+            _say(verbose, f"solver {name} returned status {status!r} at eps={eps:.3g}.")
+        n_failed += 1
+        return None, None, False
+
+    # eps = 0 (U independent of S) is a linear program, degenerate for the cones.
+    Q_hi, used = _independent_release_mapping(joint, distortion, max_distortion), "CLARABEL"
+    if Q_hi is not None:
+        _say(verbose, "a release independent of S meets the budget: eps = 0.")
+        return _result(joint, distortion, Q_hi, used, epsilon=0.0, n_steps=0)
+    Q_hi, used = _closest_mapping(distortion), "closest"
+    lo, hi = 0.0, max_information_leakage(joint @ Q_hi)
+    n_steps = 0
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        Q, name, infeasible = attempt(mid)
+        n_steps += 1
+        if Q is not None:
+            hi, Q_hi, used = mid, Q, name
+        else:
+            lo = mid
+    if n_failed:
+        _say(verbose, f"{n_failed} line-search steps had no verified solution (taken as too low).")
+    _say(verbose, f"line search over eps: {n_steps} convex programs with {used}.")
+    return _result(joint, distortion, Q_hi, used, epsilon=hi, n_steps=n_steps, n_failed=n_failed)
+
+
+def _independent_release_mapping(joint, distortion, max_distortion):
+    """Least-distortion mapping with ``P(S | U=u) = P(S)`` for all u, if within budget.
+
+    Independence is linear in ``Q``: ``joint @ Q = p_S p_U``, so this is an LP.
+    """
+    import cvxpy as cp
+
+    p_s, p_y = joint.sum(axis=1), joint.sum(axis=0)
+    Q = cp.Variable(distortion.shape, nonneg=True)
+    p_u = p_y @ Q
+    constraints = [
+        cp.sum(Q, axis=1) == 1,
+        joint @ Q == np.reshape(p_s, (-1, 1)) @ cp.reshape(p_u, (1, -1), order="C"),
+    ]
+    problem = cp.Problem(
+        cp.Minimize(cp.sum(cp.multiply(p_y[:, None] * distortion, Q))), constraints
+    )
+    for name in ("CLARABEL", "HIGHS"):
+        try:
+            problem.solve(solver=name)
+        except (cp.error.SolverError, ValueError):
+            continue
+        if problem.status == cp.OPTIMAL and Q.value is not None:
+            if problem.value > max_distortion + 1e-9:
+                return None
+            Q_clean = _clean_mapping(Q.value, p_y, distortion, max_distortion)
+            if max_information_leakage(joint @ Q_clean) <= 1e-7:
+                return Q_clean
+            return None
+    return None
+
+
+def leakage_distortion_curve(
+    joint,
+    distortion,
+    budgets,
+    *,
+    leakage="average",
+    solver="auto",
+    solver_options=None,
+    tol=1e-7,
+    verbose=0,
+):
+    """Optimal leakage at each budget, re-solving one cvxpy problem built once.
+
+    Parameters
+    ----------
+    joint, distortion
+        As in :func:`min_average_leakage_mapping`.
+    budgets : array-like of float
+        Distortion budgets, each at least :func:`min_achievable_distortion`.
+    leakage : {"average", "maximum"}, default="average"
+    solver, solver_options, tol, verbose
+        As in :func:`min_average_leakage_mapping`.
+
+    Returns
+    -------
+    list of dict
+        One result per budget, as :func:`min_average_leakage_mapping`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import leakage_distortion_curve
+    >>> joint = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> curve = leakage_distortion_curve(joint, 1 - np.eye(2), [0.0, 0.2, 0.5])
+    >>> [round(r["average_leakage"], 4) for r in curve]
+    [0.1927, 0.0663, 0.0]
+    """
+    if leakage not in ("average", "maximum"):
+        raise ValueError(f"leakage must be 'average' or 'maximum', got {leakage!r}.")
+    joint, distortion = _check_problem(joint, distortion)
+    program = None
+    if solver != "first-order" and (
+        solver != "auto" or distortion.size <= _AUTO_CONIC_MAX_SIZE or leakage == "maximum"
+    ):
+        cls = _AverageLeakageProgram if leakage == "average" else _MaxLeakageProgram
+        program = cls(joint, distortion)
+    fn = min_average_leakage_mapping if leakage == "average" else min_maximum_leakage_mapping
+    return [
+        fn(
+            joint,
+            distortion,
+            float(b),
+            solver=solver,
+            solver_options=solver_options,
+            tol=tol,
+            verbose=verbose,
+            _program=program,
+        )
+        for b in np.asarray(budgets, dtype=float).reshape(-1)
+    ]
