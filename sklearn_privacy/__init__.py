@@ -1,1 +1,26 @@
-"""sklearn_privacy."""
+"""scikit-learn transformers that release data while limiting what it reveals about S.
+
+Every mechanism is one estimator with ``fit``/``transform``; the sensitive
+attribute S is given as columns of ``X`` (``sensitive=``) or as routed
+``fit(..., sensitive=S)`` metadata. Leakage and utility scorers live in
+:mod:`sklearn_privacy.metrics`, trade-off sweeps in
+:mod:`sklearn_privacy.model_selection`, data sets in :mod:`sklearn_privacy.datasets`.
+Information is measured in nats.
+"""
+
+from sklearn_privacy.discrete import (
+    ConvexPrivacyMapping,
+    PrivacyFunnelTransformer,
+    SubmodularFunnel,
+)
+from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "ConvexPrivacyMapping",
+    "GaussianIBTransformer",
+    "L2CompressionDP",
+    "PrivacyFunnelTransformer",
+    "SubmodularFunnel",
+]
