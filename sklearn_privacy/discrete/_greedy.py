@@ -43,6 +43,8 @@ _TOL = 1e-12
 _BLOCK_ELEMENTS = 1 << 21
 # Slots are compacted when half of them are merged away, above this size.
 _COMPACT_MIN = 64
+# Added inside logarithms so that 0 log 0 = 0 without xlogy's overhead.
+_TINY = 1e-300
 
 
 @dataclass
@@ -100,13 +102,14 @@ class _MergeState:
 
     def __init__(self, joint, kind, lam):
         self.kind, self.lam = kind, lam
-        self.Qt = np.ascontiguousarray(joint.T)  # (n, n_s): row y is the column P(S, y)
-        self.n = n = self.Qt.shape[0]
-        self.p = self.Qt.sum(axis=1)
+        # Row y of Qe: the column P(S, y) followed by p(y).
+        self.Qe = np.column_stack([joint.T, joint.sum(axis=0)])
+        self.n = self.n_symbols = n = self.Qe.shape[0]
+        self._weights = np.r_[np.ones(joint.shape[0]), -1.0]
         self.phi = column_potentials(joint)
         self.h = xlogy(self.p, self.p)
         self.active = np.ones(n, dtype=bool)
-        self.assign = np.arange(n)
+        self.inactive = np.zeros(n, dtype=bool)
         self.leakage = [mutual_information(joint)]
         self.disclosure = [entropy(self.p)]
         self.merges = []
@@ -114,7 +117,7 @@ class _MergeState:
         self.G = np.empty((n, n))
         self.C = None if lam is not None else np.empty((n, n))
         self.ids = np.arange(n)  # original index of each slot (slots get compacted)
-        rows = max(1, _BLOCK_ELEMENTS // max(1, n * self.Qt.shape[1]))
+        rows = max(1, _BLOCK_ELEMENTS // max(1, n * self.Qe.shape[1]))
         for start in range(0, n, rows):
             stop = min(n, start + rows)
             # Upper triangle only; the matrices are symmetric.
@@ -130,12 +133,17 @@ class _MergeState:
         if self.C is not None:
             self.C[idx, idx] = np.inf
 
+    @property
+    def p(self):
+        """Probability of each slot (a view)."""
+        return self.Qe[:, -1]
+
     def _costs(self, rows, cols):
         """Prop. 1 costs of merging each of ``rows`` with each of ``cols``: (dS, dX)."""
-        merged = self.Qt[rows, None, :] + self.Qt[None, cols, :]
-        p_m = self.p[rows, None] + self.p[None, cols]
-        h_m = xlogy(p_m, p_m)
-        phi_m = xlogy(merged, merged).sum(axis=2) - h_m
+        merged = self.Qe[rows, None, :] + self.Qe[None, cols, :]
+        logs = np.log(merged + _TINY)
+        h_m = merged[..., -1] * logs[..., -1]
+        phi_m = (merged * logs) @ self._weights
         ds = np.maximum(self.phi[rows, None] + self.phi[None, cols] - phi_m, 0.0)
         dx = np.maximum(h_m - self.h[rows, None] - self.h[None, cols], 0.0)
         return ds, dx
@@ -153,53 +161,65 @@ class _MergeState:
         return current - threshold + _TOL
 
     def merge(self, i, j):
-        """Merge symbol ``j`` into ``i`` (``i < j``) and update the costs of row/column i."""
-        q_i = self.Qt[i] + self.Qt[j]
-        p_i = self.p[i] + self.p[j]
-        phi_i = float(xlogy(q_i, q_i).sum() - xlogy(p_i, p_i))
-        h_i = float(xlogy(p_i, p_i))
-        ds = max(self.phi[i] + self.phi[j] - phi_i, 0.0)
-        dx = max(h_i - self.h[i] - self.h[j], 0.0)
+        """Merge symbol ``j`` into ``i`` (``i < j``); update row/column i of the costs.
+
+        Returns the new gain row of ``i`` and its constraint row (or None).
+        """
+        Qe = self.Qe
+        q_i = Qe[i] + Qe[j]
+        # Row i against every slot (Prop. 1); slot i is zeroed first so that
+        # entry i of the merged rows is the merged symbol itself. The last
+        # column of Qe is p, weighted -1: phi(q) = sum_s q log q - p log p.
+        Qe[i] = 0.0
+        merged = Qe + q_i
+        logs = np.log(merged + _TINY)
+        phi_m = (merged * logs) @ self._weights
+        h_m = merged[:, -1] * logs[:, -1]
+        phi, h = self.phi, self.h
+        phi_i, h_i = phi_m[i], h_m[i]
+        ds = max(float(phi[i] + phi[j] - phi_i), 0.0)
+        dx = max(float(h_i - h[i] - h[j]), 0.0)
         self.leakage.append(max(self.leakage[-1] - ds, 0.0))
         self.disclosure.append(max(self.disclosure[-1] - dx, 0.0))
         self.merges.append((int(self.ids[i]), int(self.ids[j])))
-        self.Qt[i], self.p[i], self.phi[i], self.h[i] = q_i, p_i, phi_i, h_i
+        Qe[i] = q_i
+        phi[i], h[i] = phi_i, h_i
         self.active[j] = False
-        self.assign[self.assign == j] = i
-        # Row i against every symbol (Prop. 1); inactive and i itself are masked.
-        merged = self.Qt + q_i
-        p_m = self.p + p_i
-        h_m = xlogy(p_m, p_m)
-        ds_row = np.maximum(phi_i + self.phi - (xlogy(merged, merged).sum(axis=1) - h_m), 0.0)
-        dx_row = np.maximum(h_m - h_i - self.h, 0.0)
-        g, c = self._gain(ds_row, dx_row)
-        g[~self.active] = -np.inf
+        self.inactive[j] = True
+        phi_m -= phi_i
+        phi_m -= phi
+        h_m -= h_i
+        h_m -= h
+        g, c = self._gain(np.negative(phi_m, out=phi_m), h_m)
+        g[self.inactive] = -np.inf
         g[i] = -np.inf
-        self.G[i], self.G[:, i] = g, g
-        self.G[j], self.G[:, j] = -np.inf, -np.inf
+        G = self.G
+        G[i] = g
+        G[:, i] = g
+        G[j] = -np.inf
+        G[:, j] = -np.inf
         if c is not None:
-            c[~self.active] = np.inf
+            c[self.inactive] = np.inf
             c[i] = np.inf
-            self.C[i], self.C[:, i] = c, c
-            self.C[j], self.C[:, j] = np.inf, np.inf
+            C = self.C
+            C[i] = c
+            C[:, i] = c
+            C[j] = np.inf
+            C[:, j] = np.inf
+        return g, c
 
     def compact(self):
         """Drop merged-away slots; returns the kept slot indices (in order)."""
         keep = np.flatnonzero(self.active)
         remap = np.zeros(self.n, dtype=np.int64)
         remap[keep] = np.arange(keep.size)
-        self.Qt = self.Qt[keep]
-        self.p, self.phi, self.h, self.ids = (
-            self.p[keep],
-            self.phi[keep],
-            self.h[keep],
-            self.ids[keep],
-        )
+        self.Qe = self.Qe[keep]
+        self.phi, self.h, self.ids = self.phi[keep], self.h[keep], self.ids[keep]
         self.G = self.G[np.ix_(keep, keep)]
         if self.C is not None:
             self.C = self.C[np.ix_(keep, keep)]
         self.active = np.ones(keep.size, dtype=bool)
-        self.assign = remap[self.assign]
+        self.inactive = np.zeros(keep.size, dtype=bool)
         self.n = keep.size
         return keep, remap
 
@@ -234,75 +254,89 @@ class _MergeState:
         return out
 
     def result(self):
-        labels = np.unique(self.assign, return_inverse=True)[1].reshape(-1)
         merges = np.asarray(self.merges, dtype=np.int64).reshape(-1, 2)
+        parent = np.arange(self.n_symbols)
+        parent[merges[:, 1]] = merges[:, 0]
+        while True:  # pointer jumping to the root (smallest member) of each cluster
+            root = parent[parent]
+            if np.array_equal(root, parent):
+                break
+            parent = root
+        labels = np.unique(parent, return_inverse=True)[1].reshape(-1)
         return MergePath(merges, np.asarray(self.leakage), np.asarray(self.disclosure), labels)
 
 
 def _run(state, threshold, max_merges=None):
     """Greedy loop with per-row best partners, from ``state`` until no merge qualifies."""
     G, C, n = state.G, state.C, state.n
-    active = state.active
-    cols = np.arange(n)
-    best_col = np.argmax(G, axis=1) if C is None else np.zeros(n, dtype=np.int64)
-    budget = np.inf if C is None else state.budget(threshold)
-    if C is not None:
-        best_col = np.argmax(np.where(C <= budget, G, -np.inf), axis=1)
-    best_val = G[cols, best_col]
-    if C is not None:
-        best_val = np.where(C[cols, best_col] <= budget, best_val, -np.inf)
-    best_val[~active] = -np.inf
-    n_merged = int(n - active.sum())  # merged-away slots not yet compacted
+    constrained = C is not None
+    budget = state.budget(threshold) if constrained else np.inf
+    block = np.where(C <= budget, G, -np.inf) if constrained else G
+    best_col = np.argmax(block, axis=1)
+    best_val = block[np.arange(n), best_col]
+    best_val[state.inactive] = -np.inf
+    # Constraint value of each row's best pair: the row is stale once it exceeds the budget.
+    best_c = None
+    if constrained:  # -inf where there is no feasible pair: such rows never go stale
+        best_c = np.where(best_val > -np.inf, C[np.arange(n), best_col], -np.inf)
+    n_merged = int(state.inactive.sum())  # merged-away slots not yet compacted
     done = 0
     while max_merges is None or done < max_merges:
-        r = int(np.argmax(best_val))
+        r = int(best_val.argmax())
         value = best_val[r]
-        if value == -np.inf or (C is None and value <= _TOL):
+        if value == -np.inf or (not constrained and value <= _TOL):
             break
         c = int(best_col[r])
         i, j = (r, c) if r < c else (c, r)
-        state.merge(i, j)
+        g, c_row = state.merge(i, j)
         done += 1
         n_merged += 1
         best_val[j] = -np.inf
+        if constrained:
+            best_c[j] = -np.inf
         lost = best_col == j
         if n >= _COMPACT_MIN and 2 * n_merged >= n:
             keep, remap = state.compact()
             G, C, n = state.G, state.C, state.n
-            active, cols = state.active, np.arange(n)
             best_val, best_col, lost = best_val[keep], remap[best_col[keep]], lost[keep]
+            g = g[keep]
+            if constrained:
+                best_c, c_row = best_c[keep], c_row[keep]
             i = int(remap[i])
             n_merged = 0
-        g_i = G[i]
-        if C is None:
-            new_val = g_i
-            stale = lost
-        else:
+        if constrained:
             budget = state.budget(threshold)
-            new_val = np.where(C[i] <= budget, g_i, -np.inf)
+            new_val = np.where(c_row <= budget, g, -np.inf)
             # A row whose best partner left the feasible set must search again.
-            stale = lost | ((C[cols, best_col] > budget) & (best_val > -np.inf))
+            lost |= best_c > budget
+        else:
+            new_val = g
         # A row whose best partner was i keeps it unless the merged symbol got worse.
-        stale |= (best_col == i) & (new_val < best_val)
+        stale = lost | ((best_col == i) & (new_val < best_val))
+        # Ties go to the smaller column, as in the textbook order.
+        better = (new_val > best_val) | ((new_val == best_val) & (best_col > i))
+        np.copyto(best_val, new_val, where=better)
+        np.copyto(best_col, i, where=better)
+        if constrained:
+            np.copyto(best_c, c_row, where=better)
         stale[i] = True
-        stale &= active
-        better = (new_val > best_val) | ((new_val == best_val) & (i < best_col))
-        better &= active & (new_val > -np.inf)
-        best_val[better] = new_val[better]
-        best_col[better] = i
         rows = np.flatnonzero(stale)
-        if rows.size:
-            block = G[rows]
-            k = np.argmax(block, axis=1)
-            if C is not None:
+        block = G[rows]
+        k = block.argmax(axis=1)
+        if constrained:
+            ck = C[rows, k]
+            bad = ck > budget
+            if bad.any():
                 # Only rows whose unconstrained best is infeasible need the masked search.
-                bad = C[rows, k] > budget
-                if bad.any():
-                    masked = np.where(C[rows[bad]] <= budget, block[bad], -np.inf)
-                    k[bad] = np.argmax(masked, axis=1)
-                    block[bad] = masked
-            best_col[rows] = k
-            best_val[rows] = block[np.arange(rows.size), k]
+                masked = np.where(C[rows[bad]] <= budget, block[bad], -np.inf)
+                k[bad] = masked.argmax(axis=1)
+                block[bad] = masked
+                ck = C[rows, k]
+        best_col[rows] = k
+        vals = block[np.arange(rows.size), k]
+        best_val[rows] = vals
+        if constrained:
+            best_c[rows] = np.where(vals > -np.inf, ck, -np.inf)
     return state
 
 
