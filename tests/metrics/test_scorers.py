@@ -178,3 +178,28 @@ def test_scorer_repr():
     assert repr(make_leakage_scorer()) == (
         "make_leakage_scorer(estimator='auto', n_neighbors=3, greater_is_better=False)"
     )
+
+
+@pytest.mark.parametrize(
+    "sensitive, match",
+    [
+        (np.zeros(400), "single value"),
+        (np.arange(399) % 2, "399 rows but X has 400"),
+        (np.r_[np.nan, np.arange(399) % 2], "NaN"),
+        (np.zeros((400, 2, 2)), "1-D or 2-D"),
+    ],
+)
+def test_scorer_rejects_bad_sensitive(discrete_data, sensitive, match):
+    s, x, y = discrete_data
+    mech = RandomizedResponse(flip=0.0).fit(x.reshape(-1, 1), sensitive=s)
+    with pytest.raises(ValueError, match=match):
+        make_leakage_scorer()(mech, x.reshape(-1, 1), sensitive=sensitive)
+
+
+def test_scorer_rejects_nan_in_x(discrete_data):
+    s, x, y = discrete_data
+    X = np.c_[s, x].astype(float)
+    mech = NoisyRelease(sensitive=[0]).fit(X)
+    X[0, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        make_leakage_scorer()(mech, X)
