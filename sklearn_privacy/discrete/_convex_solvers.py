@@ -320,7 +320,8 @@ def _first_order_average(
     lam p_y d(y,u)] - lam budget`` (the Frank-Wolfe bound, equal to the
     Lagrange dual evaluated at the posteriors of ``Q``). The iteration stops
     when that gap is below ``tol``, or when the geometric extrapolation of the
-    last decreases says the objective is within ``tol / 10`` of its limit.
+    last decreases says the objective is within ``tol`` of its limit and the
+    certified gap is below 1e-5 nats.
     """
     p_s, p_y = joint.sum(axis=1), joint.sum(axis=0)
     h_s = float(entr(p_s).sum())
@@ -374,7 +375,8 @@ def _first_order_average(
             d1, d2 = history[-3] - history[-2], history[-2] - history[-1]
             if 0 <= d2 < d1:
                 rate = d2 / d1
-                if d2 * rate / (1 - rate) < 0.1 * tol:
+                # Extrapolated distance below tol, and a certificate within 1e-5 nats.
+                if d2 * rate / (1 - rate) < tol and gap <= 1e-5:
                     break
     return Q, value, gap, n_iter
 
