@@ -1,0 +1,413 @@
+"""Reference results of privacy-statistical-inference-calmon2012 (all in nats).
+
+- Corollary 1: for ``Y = f(S)``, ``min I(S; U) = R(D)``, the rate-distortion
+  function of ``Y`` (computed here by Blahut-Arimoto, an algorithm independent
+  of the convex program); for additive noise ``U = Y + Z``, the noise of largest
+  entropy under ``E d(Z) <= D``, ``p(z) ~ exp(-beta d(z))``.
+- Corollary 2: for ``Y = f(S)``, ``H(S | U=u) = log sum_y e^{H(S|Y=y)} -
+  D(P_{Y|U=u} || zeta)`` with ``zeta(y) ~ e^{H(S|Y=y)}`` (the paper's ``2^H`` in
+  bits).
+- Examples 1-2: the counting query ``Y = sum_i 1_A(S_i)``; with i.i.d. entries
+  ``H(S | Y=y) = log C(n, y)``, so ``zeta(y) ~ C(n, y)``.
+- Thm. 4: the Laplace mechanism on a counting query is eps-DP yet its average
+  leakage grows without bound; computed exactly by quadrature.
+- Def. 6 and Thm. 3: the information-privacy level of a mapping and the DP and
+  leakage levels it implies.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import integrate
+from scipy.special import entr, gammaln, logsumexp
+from sklearn.utils._param_validation import Interval, validate_params
+
+from sklearn_privacy.information import conditional_entropy, kl_divergence
+
+__all__ = [
+    "counting_query_joint",
+    "counting_query_zeta",
+    "information_privacy_guarantees",
+    "information_privacy_level",
+    "laplace_counting_query_leakage",
+    "max_entropy_noise",
+    "maximum_leakage_from_zeta",
+    "rate_distortion",
+    "zeta_distribution",
+]
+
+
+@validate_params(
+    {
+        "n": [Interval(Integral, 1, 16, closed="both")],
+        "p": [Interval(Real, 0, 1, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
+def counting_query_joint(n, p=0.5):
+    """Joint pmf ``P(S, Y)`` of the counting query (Examples 1-2).
+
+    ``S = (S_1, ..., S_n)`` with i.i.d. ``1_A(S_i) ~ Bernoulli(p)`` (each entry
+    reduced to whether it has property A) and ``Y = sum_i 1_A(S_i)``.
+
+    Parameters
+    ----------
+    n : int
+        Number of database entries (at most 16: S has ``2^n`` values).
+    p : float, default=0.5
+        Probability that an entry has property A.
+
+    Returns
+    -------
+    ndarray of shape (2 ** n, n + 1)
+        ``joint[s, y]``; row ``s`` is the binary expansion of the database.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.theory import counting_query_joint
+    >>> counting_query_joint(2).round(3)
+    array([[0.25, 0.  , 0.  ],
+           [0.  , 0.25, 0.  ],
+           [0.  , 0.25, 0.  ],
+           [0.  , 0.  , 0.25]])
+    """
+    bits = (np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1
+    counts = bits.sum(axis=1)
+    prob = p**counts * (1 - p) ** (n - counts)
+    joint = np.zeros((2**n, n + 1))
+    joint[np.arange(2**n), counts] = prob
+    return joint
+
+
+def zeta_distribution(joint):
+    """``zeta(y) ~ exp(H(S | Y=y))`` of Corollary 2 (requires ``Y = f(S)``).
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_y)
+        ``P(S, Y)`` with one nonzero entry per row (``Y`` a function of ``S``).
+
+    Returns
+    -------
+    ndarray of shape (n_y,)
+
+    Examples
+    --------
+    >>> from sklearn_privacy.theory import counting_query_joint, zeta_distribution
+    >>> (zeta_distribution(counting_query_joint(3)) * 8).round(6)
+    array([1., 3., 3., 1.])
+    """
+    joint = _check_deterministic(joint)
+    p_y = joint.sum(axis=0)
+    h = entr(joint / np.where(p_y > 0, p_y, 1)).sum(axis=0)
+    return np.exp(h - logsumexp(h))
+
+
+def counting_query_zeta(n):
+    """``zeta(y) = C(n, y) / 2^n`` (Example 2): the pre-image sizes, normalised.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.theory import counting_query_zeta
+    >>> (counting_query_zeta(4) * 16).round(6)
+    array([1., 4., 6., 4., 1.])
+    """
+    y = np.arange(n + 1)
+    log_binom = gammaln(n + 1) - gammaln(y + 1) - gammaln(n - y + 1)
+    return np.exp(log_binom - n * np.log(2))
+
+
+def maximum_leakage_from_zeta(joint, mapping):
+    """Maximum leakage via Corollary 2's identity, eq. (40).
+
+    ``H(S) - H(S|U=u) = H(S) - log sum_y e^{H(S|Y=y)} + D(P_{Y|U=u} || zeta)``,
+    maximised over the outputs of positive probability. Equal to
+    :func:`~sklearn_privacy.information.max_information_leakage` of
+    ``joint @ mapping`` when ``Y = f(S)``.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_y)
+    mapping : array-like of shape (n_y, n_u)
+        ``P(U | Y)``.
+
+    Returns
+    -------
+    float
+    """
+    joint = _check_deterministic(joint)
+    mapping = np.asarray(mapping, dtype=float)
+    p_y = joint.sum(axis=0)
+    h_cond = entr(joint / np.where(p_y > 0, p_y, 1)).sum(axis=0)
+    zeta = zeta_distribution(joint)
+    h_s = float(entr(joint.sum(axis=1)).sum())
+    joint_yu = p_y[:, None] * mapping
+    p_u = joint_yu.sum(axis=0)
+    gaps = [kl_divergence(joint_yu[:, u] / p_u[u], zeta) for u in np.flatnonzero(p_u > 0)]
+    return h_s - float(logsumexp(h_cond)) + max(gaps)
+
+
+def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_000):
+    """Rate-distortion function ``R(D) = min I(Y; U)`` s.t. ``E d(Y, U) <= D`` (Corollary 1).
+
+    Blahut-Arimoto at slope ``beta`` (``Q(u|y) ~ r(u) exp(-beta d(y, u))``),
+    with a bisection on ``beta`` to meet the budget. For ``Y = f(S)`` this is the
+    least average leakage ``min I(S; U)`` of Thm. 1.
+
+    Parameters
+    ----------
+    p_y : array-like of shape (n_y,)
+    distortion : array-like of shape (n_y, n_u)
+    max_distortion : float
+    tol : float, default=1e-10
+        Convergence of the Blahut-Arimoto iterations (change of ``r``).
+    max_iter : int, default=100000
+
+    Returns
+    -------
+    rate : float
+        ``R(D)`` in nats.
+    mapping : ndarray of shape (n_y, n_u)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.theory import rate_distortion
+    >>> rate, _ = rate_distortion([0.5, 0.5], 1 - np.eye(2), 0.1)
+    >>> round(rate, 6)  # ln 2 - h(0.1)
+    0.368064
+    """
+    p_y = np.asarray(p_y, dtype=float)
+    D = np.asarray(distortion, dtype=float)
+    least = float(p_y @ D.min(axis=1))
+    constant = float(np.min(p_y @ D))
+    if max_distortion < least - 1e-12:
+        raise ValueError(
+            f"max_distortion={max_distortion} is below the least achievable distortion {least}."
+        )
+    if max_distortion >= constant:
+        Q = np.zeros_like(D)
+        Q[:, int(np.argmin(p_y @ D))] = 1.0
+        return 0.0, Q
+
+    state = {"r": np.full(D.shape[1], 1.0 / D.shape[1])}
+
+    def solve(beta):
+        # Warm start from the previous slope's output marginal.
+        r = state["r"]
+        for _ in range(max_iter):
+            logits = np.log(np.maximum(r, 1e-300)) - beta * D
+            Q = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+            r_new = p_y @ Q
+            if np.max(np.abs(r_new - r)) < tol:
+                r = r_new
+                break
+            r = r_new
+        state["r"] = np.maximum(r, 1e-12)
+        logits = np.log(np.maximum(r, 1e-300)) - beta * D
+        Q = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+        return Q
+
+    def mutual(Q):
+        joint = p_y[:, None] * Q
+        return float(entr(joint.sum(axis=0)).sum() + entr(p_y).sum() - entr(joint).sum())
+
+    lo, hi = 0.0, 1.0
+    while p_y @ (solve(hi) * D).sum(axis=1) > max_distortion and hi < 1e6:
+        lo, hi = hi, 2 * hi
+    for _ in range(45):
+        mid = 0.5 * (lo + hi)
+        if p_y @ (solve(mid) * D).sum(axis=1) > max_distortion:
+            lo = mid
+        else:
+            hi = mid
+    Q = solve(hi)
+    return mutual(Q), Q
+
+
+def max_entropy_noise(support, distortion, max_distortion):
+    """Largest-entropy noise ``Z`` with ``E d(Z) <= D`` (Corollary 1, eq. 22-23).
+
+    The maximiser is ``p(z) ~ exp(-beta d(z))`` with ``beta >= 0`` meeting the
+    budget (``beta = 0``, uniform, when that already does).
+
+    Parameters
+    ----------
+    support : array-like of shape (n_z,)
+        Values of the noise (used only to return them alongside).
+    distortion : array-like of shape (n_z,)
+        ``d(z) >= 0``.
+    max_distortion : float
+
+    Returns
+    -------
+    pmf : ndarray of shape (n_z,)
+    entropy : float
+        ``H(Z)`` in nats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.theory import max_entropy_noise
+    >>> pmf, h = max_entropy_noise([-1, 0, 1], np.array([1.0, 0.0, 1.0]), 1.0)
+    >>> pmf.round(4), round(h, 6)
+    (array([0.3333, 0.3333, 0.3333]), 1.098612)
+    """
+    d = np.asarray(distortion, dtype=float)
+    if len(np.asarray(support)) != d.size:
+        raise ValueError("support and distortion must have the same length.")
+    if max_distortion < d.min():
+        raise ValueError(f"max_distortion={max_distortion} is below min d(z) = {d.min()}.")
+
+    def pmf(beta):
+        logits = -beta * (d - d.min())
+        return np.exp(logits - logsumexp(logits))
+
+    if pmf(0.0) @ d <= max_distortion:
+        p = pmf(0.0)
+    else:
+        lo, hi = 0.0, 1.0
+        while pmf(hi) @ d > max_distortion:
+            lo, hi = hi, 2 * hi
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if pmf(mid) @ d > max_distortion else (lo, mid)
+        p = pmf(hi)
+    return p, float(entr(p).sum())
+
+
+@validate_params(
+    {
+        "n": [Interval(Integral, 1, None, closed="left")],
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
+def laplace_counting_query_leakage(n, k, epsilon):
+    """Exact average leakage of the eps-DP Laplace counting query of Thm. 4.
+
+    ``Y`` uniform on ``{0, k, 2k, ..., n}`` (eq. 45; ``n`` a multiple of ``k``),
+    ``U = Y + Lap(1/eps)`` (eq. 43-44), which is eps-DP for a counting query
+    (sensitivity 1). Since ``Y`` is a function of the database ``S``,
+    ``I(S; U) = I(Y; U) = h(U) - h(U | Y)`` with ``h(U | Y) = 1 + log(2 / eps)``;
+    ``h(U)`` is integrated by adaptive quadrature between and beyond the atoms.
+
+    Parameters
+    ----------
+    n : int
+        Number of database entries (a multiple of ``k``).
+    k : int
+        Spacing of the support of ``Y``.
+    epsilon : float
+        DP level of the Laplace mechanism.
+
+    Returns
+    -------
+    dict
+        ``leakage`` (nats), ``leakage_bits``, ``max_leakage`` (``log(1 + n/k)``,
+        the entropy of ``Y``), and ``paper_lower_bound_bits``, the bound
+        ``(1 - e^{-k eps / 2}) log2(1 + n/k) - 1`` of the proof.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.theory import laplace_counting_query_leakage
+    >>> out = laplace_counting_query_leakage(n=300, k=20, epsilon=1.0)
+    >>> bool(out["leakage_bits"] > 3)
+    True
+    """
+    if n % k:
+        raise ValueError(f"n must be a multiple of k, got n={n}, k={k}.")
+    atoms = np.arange(0, n + 1, k, dtype=float)
+    weight = 1.0 / atoms.size
+    b = 1.0 / epsilon
+
+    def density(u):
+        return weight * np.exp(-np.abs(u - atoms) / b).sum() / (2 * b)
+
+    def integrand(u):
+        f = density(u)
+        return -f * np.log(f) if f > 0 else 0.0
+
+    edges = np.r_[-np.inf, atoms, np.inf]
+    h_u = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        value, _ = integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-12, limit=200)
+        h_u += value
+    leakage = h_u - (1.0 + np.log(2.0 * b))
+    m = atoms.size
+    return {
+        "leakage": float(leakage),
+        "leakage_bits": float(leakage / np.log(2)),
+        "max_leakage": float(np.log(m)),
+        "paper_lower_bound_bits": float((1 - np.exp(-k * epsilon / 2)) * np.log2(m) - 1),
+    }
+
+
+def information_privacy_level(joint):
+    """Information-privacy level of Def. 6: ``max |log P(s|u) / P(s)|``.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_u)
+        ``P(S, U)``; the maximum runs over ``u`` with ``P(U=u) > 0`` and ``s``
+        with ``P(S=s) > 0`` (``inf`` if some such ``P(s|u) = 0``).
+
+    Returns
+    -------
+    float
+        The least ``eps`` for which the mapping is eps-information private.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.theory import information_privacy_level
+    >>> round(information_privacy_level(np.array([[0.3, 0.2], [0.2, 0.3]])), 6)  # |log 0.8|
+    0.223144
+    """
+    joint = np.asarray(joint, dtype=float)
+    p_s, p_u = joint.sum(axis=1), joint.sum(axis=0)
+    block = joint[np.ix_(p_s > 0, p_u > 0)]
+    if np.any(block == 0):
+        return float("inf")
+    ratio = block / p_u[p_u > 0] / p_s[p_s > 0, None]
+    return float(np.max(np.abs(np.log(ratio))))
+
+
+def information_privacy_guarantees(epsilon):
+    """What eps-information privacy implies (Thm. 3).
+
+    Parameters
+    ----------
+    epsilon : float
+        Information-privacy level (Def. 6).
+
+    Returns
+    -------
+    dict
+        ``dp_epsilon``: ``2 eps`` (differential privacy between *any* two
+        inputs, neighbours or not); ``average_leakage``: ``eps`` nats (the
+        paper's ``eps / ln 2`` bits) bounding ``I(S; U)``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.theory import information_privacy_guarantees
+    >>> information_privacy_guarantees(0.5)
+    {'dp_epsilon': 1.0, 'average_leakage': 0.5}
+    """
+    return {"dp_epsilon": 2.0 * float(epsilon), "average_leakage": float(epsilon)}
+
+
+def _check_deterministic(joint):
+    joint = np.asarray(joint, dtype=float)
+    if joint.ndim != 2:
+        raise ValueError(f"joint must be 2-D, got shape {joint.shape}.")
+    if np.any((joint > 0).sum(axis=1) > 1):
+        raise ValueError(
+            "Corollary 2 needs Y = f(S): each row of joint (a value of S) must have at most "
+            "one nonzero entry."
+        )
+    # conditional_entropy(joint) = H(Y | S) = 0 for a deterministic f: a cheap double check.
+    if conditional_entropy(joint / joint.sum()) > 1e-12:
+        raise ValueError("joint is not the law of (S, f(S)).")
+    return joint
