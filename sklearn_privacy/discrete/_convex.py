@@ -103,7 +103,10 @@ default="hamming"
     min_distortion_ : float
         Least achievable expected distortion.
     solver_ : str
-        The solver that produced ``mapping_``.
+        The solver that produced ``mapping_`` (``"constant"`` when a constant
+        release meets the budget, which leaks nothing).
+    n_iter_ : int
+        First-order iterations, line-search steps (``leakage="maximum"``), or 1.
     joint_ : ndarray of shape (n_s, n_inputs)
         Empirical ``P(S, Y)``.
     distortion_matrix_ : ndarray of shape (n_inputs, n_outputs)
@@ -284,6 +287,8 @@ default="hamming"
         self.maximum_leakage_ = result["maximum_leakage"]
         self.distortion_ = result["distortion"]
         self.solver_ = result["solver"]
+        # First-order iterations, line-search steps, or one conic solve.
+        self.n_iter_ = max(1, int(result.get("n_iter", result.get("n_steps", 1))))
         self.leakage_ = (
             self.average_leakage_ if self.leakage == "average" else self.maximum_leakage_
         )

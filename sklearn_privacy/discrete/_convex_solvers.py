@@ -465,6 +465,13 @@ def min_average_leakage_mapping(
     """
     joint, distortion = _check_problem(joint, distortion, max_distortion)
     p_y = joint.sum(axis=0)
+    constant = p_y @ distortion
+    if max_distortion >= constant.min():
+        # A constant release meets the budget: I(S; U) = 0, the optimum, exactly.
+        Q = np.zeros(distortion.shape)
+        Q[:, int(np.argmin(constant))] = 1.0
+        _say(verbose, "a constant release meets the budget: zero leakage.")
+        return _result(joint, distortion, Q, "constant")
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
     errors = []
     program = _program
