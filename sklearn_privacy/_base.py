@@ -178,7 +178,8 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     # ----------------------------------------------------------- validation
     def _validate_X(self, X, *, reset):
         kwargs = {"dtype": None} if self._categorical_input else {}
-        return validate_data(self, X, reset=reset, ensure_min_samples=2, **kwargs)
+        # Fitting needs two rows (S must vary); a fitted mechanism releases a single row too.
+        return validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1, **kwargs)
 
     def _validate_fit_input(self, X, sensitive):
         X = self._validate_X(X, reset=True)

@@ -121,3 +121,10 @@ def test_check_generator():
     assert isinstance(check_generator(np.random.RandomState(0)), np.random.Generator)
     with pytest.raises(ValueError, match="random_state"):
         check_generator("seed")
+
+
+def test_a_fitted_mechanism_releases_a_single_row(frame):
+    mech = NoisyRelease(scale=0.0, sensitive="s").fit(frame)
+    np.testing.assert_allclose(mech.transform(frame.iloc[:1]), frame[["a", "b"]].iloc[:1])
+    with pytest.raises(ValueError, match="minimum of 2"):
+        NoisyRelease(sensitive="s").fit(frame.iloc[:1])
