@@ -188,3 +188,28 @@ def test_pipeline_grid_search_with_privacy_scorers(mechanism):
     assert np.all(leak >= 0) and np.all((acc > 0.3) & (acc <= 1))
     # Keeping more of X (threshold 0.9, or lam 0.9) leaks at least as much.
     assert leak[1] >= leak[0] - 1e-9
+
+
+def test_grid_search_with_routed_sensitive_metadata():
+    from sklearn import config_context
+
+    X, y = _census_like(1200)
+    S = X[["a", "b"]].to_numpy()
+    X = X[["c", "d", "e"]].to_numpy(dtype=object)
+    with config_context(enable_metadata_routing=True):
+        mechanism = PrivacyFunnelTransformer(handle_unknown="nearest").set_fit_request(
+            sensitive=True
+        )
+        pipe = make_pipeline(
+            mechanism, OneHotEncoder(handle_unknown="ignore"), LogisticRegression(max_iter=500)
+        )
+        search = GridSearchCV(
+            pipe,
+            {"privacyfunneltransformer__threshold": [0.2, 0.9]},
+            scoring={"leakage": make_leakage_scorer(estimator="plugin"), "accuracy": "accuracy"},
+            refit="accuracy",
+            cv=3,
+        )
+        search.fit(X, y, sensitive=S)
+    leak = -search.cv_results_["mean_test_leakage"]
+    assert np.all(leak >= 0) and leak[1] >= leak[0] - 1e-9
