@@ -5,12 +5,10 @@ from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_privacy.dp import gaussian_delta
 from sklearn_privacy.gaussian import (
     GaussianIBTransformer,
-    L2CompressionDP,
     gaussian_information_bottleneck,
 )
 from sklearn_privacy.metrics import make_leakage_scorer
@@ -151,25 +149,6 @@ def test_grid_search_over_beta_with_accuracy_and_leakage():
     acc = search.cv_results_["mean_test_accuracy"]
     assert acc[2] > acc[0]
     assert np.all(np.isfinite(search.cv_results_["mean_test_leakage"]))
-
-
-CHECK_INSTANCES = [
-    L2CompressionDP(epsilon=2.0, random_state=0),
-    L2CompressionDP(epsilon=None, beta=1e3, clip_radius=10.0, random_state=0),
-    GaussianIBTransformer(beta=1e6, random_state=0),
-]
-
-# Reasons for the checks that cannot pass as written (none at present).
-EXPECTED_FAILED: dict = {}
-
-
-def _expected_failed(estimator):
-    return EXPECTED_FAILED.get(type(estimator).__name__, {})
-
-
-@parametrize_with_checks(CHECK_INSTANCES, expected_failed_checks=_expected_failed)
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 def test_clone_keeps_params():
