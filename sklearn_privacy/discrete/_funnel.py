@@ -5,7 +5,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
@@ -140,12 +140,6 @@ class _MergeMechanism(BaseMechanism):
                 "distortion_ (H(X|Y), the log-loss distortion)."
             )
         return float(np.mean(np.asarray(X, dtype=object) != np.asarray(Xt, dtype=object)))
-
-    def _validate_X(self, X, *, reset):
-        if reset:
-            return super()._validate_X(X, reset=True)
-        # A fitted mapping releases a single record as well (the base asks for 2 rows).
-        return validate_data(self, X, reset=False, dtype=None)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
