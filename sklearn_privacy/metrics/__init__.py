@@ -1,5 +1,6 @@
 """Leakage estimates, the empirical attack, and scorers for model selection."""
 
+from sklearn_privacy.metrics._inference_threat import inference_threat_bound, map_cost_gain
 from sklearn_privacy.metrics._leakage import (
     adversary_accuracy_score,
     is_discrete_release,
@@ -15,9 +16,11 @@ from sklearn_privacy.metrics._scorers import (
 __all__ = [
     "adversary_accuracy_score",
     "find_mechanism",
+    "inference_threat_bound",
     "is_discrete_release",
     "leakage_score",
     "make_adversary_scorer",
     "make_distortion_scorer",
     "make_leakage_scorer",
+    "map_cost_gain",
 ]

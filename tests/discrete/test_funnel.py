@@ -7,28 +7,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_privacy.discrete import PrivacyFunnelTransformer, SubmodularFunnel
 from sklearn_privacy.discrete._greedy import greedy_merge
 from sklearn_privacy.discrete._submodular import iac_mdsf
 from sklearn_privacy.information import entropy, mutual_information_from_samples
 from sklearn_privacy.metrics import make_leakage_scorer
-
-ESTIMATORS = [
-    PrivacyFunnelTransformer(sensitive=[0]),
-    PrivacyFunnelTransformer(method="bottleneck", lam=0.5, output="onehot", sensitive=[0]),
-    PrivacyFunnelTransformer(output="sample", sensitive=[0], random_state=0),
-    SubmodularFunnel(sensitive=[0]),
-    SubmodularFunnel(problem="bottleneck", solver="mm", output="onehot", sensitive=[0]),
-]
-# Every scikit-learn check passes; a failing one would be listed here with its reason.
-EXPECTED_FAILED_CHECKS = {}
-
-
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def _census_like(n=3000, seed=0):
