@@ -8,27 +8,18 @@ Frobenius norm (attained by two orthogonal rows of norm R); the upper triangle
 of a symmetric difference ``x x^T - x' x'^T`` has the same bound.
 """
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, validate_params
 
+from sklearn_privacy._base import check_generator
 from sklearn_privacy.dp._gaussian_mechanism import gaussian_sigma
 
 _POSITIVE = Interval(Real, 0, None, closed="neither")
 _NONNEGATIVE = Interval(Real, 0, None, closed="left")
 _OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
-
-
-def _rng(random_state):
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))
-    if random_state is None or isinstance(random_state, Integral):
-        return np.random.default_rng(random_state)
-    raise ValueError(f"random_state must be None, an int or a Generator, got {random_state!r}.")
 
 
 @validate_params(
@@ -107,7 +98,7 @@ def dp_mean(X, *, epsilon, delta, radius, random_state=None):
     Xc = clip_rows(X, radius)
     n = Xc.shape[0]
     sigma = gaussian_sigma(epsilon, delta, 2.0 * radius / n)
-    return Xc.mean(axis=0) + _rng(random_state).normal(0.0, sigma, Xc.shape[1])
+    return Xc.mean(axis=0) + check_generator(random_state).normal(0.0, sigma, Xc.shape[1])
 
 
 @validate_params(
@@ -153,7 +144,7 @@ def dp_second_moment(X, *, epsilon, delta, radius, random_state=None):
     Xc = clip_rows(X, radius)
     n, d = Xc.shape
     sigma = gaussian_sigma(epsilon, delta, np.sqrt(2.0) * radius**2 / n)
-    noise = np.triu(_rng(random_state).normal(0.0, sigma, (d, d)))
+    noise = np.triu(check_generator(random_state).normal(0.0, sigma, (d, d)))
     noise = noise + np.triu(noise, 1).T
     return Xc.T @ Xc / n + noise
 
@@ -216,7 +207,7 @@ def dp_covariance(
     >>> bool(np.allclose(cov, np.eye(2), atol=0.1))
     True
     """
-    rng = _rng(random_state)
+    rng = check_generator(random_state)
     mean = dp_mean(
         X,
         epsilon=mean_fraction * epsilon,

@@ -21,7 +21,6 @@ from sklearn_privacy.theory._ppan import (
     ppan_scalar_useful_data,
     ppan_vector_useful_data,
     symmetric_pair_full_data,
-    symmetric_pair_joint,
     symmetric_pair_useful_data,
 )
 
@@ -41,7 +40,6 @@ __all__ = [
     "rate_distortion",
     "reverse_water_filling",
     "symmetric_pair_full_data",
-    "symmetric_pair_joint",
     "symmetric_pair_useful_data",
     "zeta_distribution",
 ]

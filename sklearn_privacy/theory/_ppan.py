@@ -155,24 +155,6 @@ def _symmetric_pair_mi(m, p):
 
 
 @validate_params(
-    {"m": [Interval(Integral, 2, None, closed="left")], "p": [_UNIT]},
-    prefer_skip_nested_validation=True,
-)
-def symmetric_pair_joint(m, p):
-    """Joint pmf (7): ``(1 - p) / m`` on the diagonal, ``p / (m (m - 1))`` elsewhere.
-
-    Examples
-    --------
-    >>> from sklearn_privacy.theory import symmetric_pair_joint
-    >>> symmetric_pair_joint(2, 0.2).tolist()
-    [[0.4, 0.1], [0.1, 0.4]]
-    """
-    P = np.full((m, m), p / (m * (m - 1)))
-    np.fill_diagonal(P, (1 - p) / m)
-    return P
-
-
-@validate_params(
     {
         "m": [Interval(Integral, 2, None, closed="left")],
         "p": [_UNIT],

@@ -3,13 +3,13 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from sklearn_privacy.information import gaussian_mutual_information
+from sklearn_privacy.datasets import symmetric_pair_pmf
+from sklearn_privacy.information import gaussian_mutual_information, mutual_information
 from sklearn_privacy.theory import (
     ppan_scalar_full_data,
     ppan_scalar_useful_data,
     ppan_vector_useful_data,
     symmetric_pair_full_data,
-    symmetric_pair_joint,
     symmetric_pair_useful_data,
 )
 
@@ -116,7 +116,7 @@ def test_prop3_attained_and_optimal(rho, delta):
 
 def _symmetric_pair_oracle(m, p, delta, full):
     """Brute force of ppan problem (1) as a convex program in P(Z | W)."""
-    P = symmetric_pair_joint(m, p)  # P[x, y]
+    P = symmetric_pair_pmf(m, p)  # P[x, y]
     px = P.sum(axis=1)
     if full:
         W = cp.Variable((m * m, m), nonneg=True)  # rows: (x, y)
@@ -146,8 +146,7 @@ def test_symmetric_pair_curves_match_brute_force(p, delta):
 
 def test_symmetric_pair_mi_at_zero_distortion():
     m, p = 10, 0.4
-    P = symmetric_pair_joint(m, p)
-    mi = np.sum(P * np.log(P / np.outer(P.sum(1), P.sum(0))))
+    mi = mutual_information(symmetric_pair_pmf(m, p))
     assert symmetric_pair_full_data(m, p, 0.0) == pytest.approx(mi)
     assert symmetric_pair_useful_data(m, p, 0.0) == pytest.approx(mi)
     assert symmetric_pair_useful_data(m, p, 0.95) == 0.0
