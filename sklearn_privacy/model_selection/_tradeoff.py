@@ -121,10 +121,21 @@ def tradeoff_curve(
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn_privacy.gaussian import L2CompressionDP  # doctest: +SKIP
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn_privacy import L2CompressionDP
+    >>> from sklearn_privacy.model_selection import tradeoff_curve
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> pipe = make_pipeline(StandardScaler(), L2CompressionDP(clip_radius=6.0, random_state=0),
+    ...                      LogisticRegression(max_iter=1000))
+    >>> result = tradeoff_curve(pipe, X, y, param_name="l2compressiondp__epsilon",
+    ...                         param_range=[1.0, 1000.0], scoring={"accuracy": "accuracy"}, cv=3)
+    >>> result.test_scores["accuracy"].shape
+    (2, 3)
+    >>> bool(result.mean_test_scores["accuracy"][1] > result.mean_test_scores["accuracy"][0])
+    True
     """
     X, y = indexable(X, y)
     params = {} if params is None else dict(params)
