@@ -17,10 +17,11 @@ effect of merging ``y_i`` and ``y_j`` from the two columns alone:
 ``phi(q) = sum_s q log q - p log p`` (:func:`~sklearn_privacy.information.column_potentials`)
 and ``Delta I(X;Y) = (p_i + p_j) log(p_i + p_j) - p_i log p_i - p_j log p_j``.
 After a merge only the pairs that involve the new symbol change: each iteration
-recomputes one row of costs (``O(n |S|)``) and keeps, for every row, its best
-feasible partner, so that a full merge path costs ``O(n^2 |S|)`` instead of the
-``O(n^3 |S|)`` of recomputing every pair each iteration
-(:func:`greedy_merge_textbook`, kept as the oracle and the benchmark baseline).
+recomputes one row of costs (``O(n |S|)``) and keeps, for every row, an upper
+bound on its best feasible partner (checked lazily against the threshold), so
+that a full merge path costs ``O(n^2 |S|)`` instead of the ``O(n^3 |S|)`` of
+recomputing every pair each iteration (:func:`greedy_merge_textbook`, kept as
+the oracle and the benchmark baseline).
 
 Ties are broken towards the lexicographically smallest pair ``(i, j)``,
 ``i < j``, of current symbols; a merged symbol keeps the index of its smaller
@@ -39,8 +40,9 @@ __all__ = ["MergePath", "greedy_merge", "greedy_merge_textbook", "greedy_sweep"]
 # Slack on feasibility and on "the Lagrangian decreases": merges within rounding
 # error of the constraint count as feasible, merges that gain less do not happen.
 _TOL = 1e-12
-# Rows per block when the initial cost matrix is computed (memory bound).
-_BLOCK_ELEMENTS = 1 << 21
+# Elements per block when the initial cost matrix is computed: small enough for
+# the temporaries to stay in cache (memory bound otherwise).
+_BLOCK_ELEMENTS = 1 << 16
 # Slots are compacted when half of them are merged away, above this size.
 _COMPACT_MIN = 64
 # Added inside logarithms so that 0 log 0 = 0 without xlogy's overhead.
@@ -97,56 +99,99 @@ def _check_mode(kind, threshold, lam):
         raise ValueError(f"lam must be a finite number >= 0, got {lam!r}.")
 
 
+def _write_symmetric(matrix, values, start, stop):
+    """Write the rows ``start:stop`` (columns ``start:``) of a symmetric matrix and their mirror.
+
+    Only the strict upper triangle of ``values`` is used: the two orders of a
+    pair round differently (``(x - a) - b`` is not ``(x - b) - a``), and the
+    matrix must be exactly symmetric for the row-wise and pair-wise tie-breaks
+    to agree.
+    """
+    width = stop - start
+    square = np.triu(values[:, :width], 1)
+    matrix[start:stop, start:stop] = square + square.T
+    matrix[start:stop, stop:] = values[:, width:]
+    matrix[stop:, start:stop] = values[:, width:].T
+
+
 class _MergeState:
-    """Current alphabet, its pair costs and the best feasible partner of each row."""
+    """Current alphabet, its pair gains ``G`` and constrained costs ``C`` (symmetric)."""
 
     def __init__(self, joint, kind, lam):
         self.kind, self.lam = kind, lam
-        # Row y of Qe: the column P(S, y) followed by p(y).
-        self.Qe = np.column_stack([joint.T, joint.sum(axis=0)])
-        self.n = self.n_symbols = n = self.Qe.shape[0]
-        self._weights = np.r_[np.ones(joint.shape[0]), -1.0]
+        # Column y of Q: P(S, y) followed by p(y); one row per s so that every
+        # vectorised operation runs along the (long) alphabet axis.
+        self.Q = np.vstack([joint, joint.sum(axis=0)])
+        self.n = self.n_symbols = n = self.Q.shape[1]
         self.phi = column_potentials(joint)
         self.h = xlogy(self.p, self.p)
         self.active = np.ones(n, dtype=bool)
-        self.inactive = np.zeros(n, dtype=bool)
+        # lam mode: added to every new gain row, 0 for live slots and -inf for
+        # merged-away ones. Threshold mode: phi = -inf and h = +inf at merged-away
+        # slots make their gains -inf without it.
+        self.penalty = np.zeros(n) if lam is not None else None
         self.leakage = [mutual_information(joint)]
         self.disclosure = [entropy(self.p)]
         self.merges = []
         # G: what the greedy maximises; C: what the threshold bounds (None for lam).
+        # Only the entries between live slots are kept up to date: G is -inf on
+        # the diagonal and in the columns of merged-away slots, C is arbitrary
+        # wherever G is -inf.
         self.G = np.empty((n, n))
         self.C = None if lam is not None else np.empty((n, n))
         self.ids = np.arange(n)  # original index of each slot (slots get compacted)
-        rows = max(1, _BLOCK_ELEMENTS // max(1, n * self.Qe.shape[1]))
-        for start in range(0, n, rows):
-            stop = min(n, start + rows)
-            # Upper triangle only; the matrices are symmetric.
-            ds, dx = self._costs(np.arange(start, stop), slice(start, n))
-            g, c = self._gain(ds, dx)
-            self.G[start:stop, start:] = g
-            self.G[start:, start:stop] = g.T
-            if c is not None:
-                self.C[start:stop, start:] = c
-                self.C[start:, start:stop] = c.T
-        idx = np.arange(n)
-        self.G[idx, idx] = -np.inf
-        if self.C is not None:
-            self.C[idx, idx] = np.inf
+        self._initial_costs()
+        self._buffers()
 
     @property
     def p(self):
         """Probability of each slot (a view)."""
-        return self.Qe[:, -1]
+        return self.Q[-1]
 
-    def _costs(self, rows, cols):
-        """Prop. 1 costs of merging each of ``rows`` with each of ``cols``: (dS, dX)."""
-        merged = self.Qe[rows, None, :] + self.Qe[None, cols, :]
-        logs = np.log(merged + _TINY)
-        h_m = merged[..., -1] * logs[..., -1]
-        phi_m = (merged * logs) @ self._weights
-        ds = np.maximum(self.phi[rows, None] + self.phi[None, cols] - phi_m, 0.0)
-        dx = np.maximum(h_m - self.h[rows, None] - self.h[None, cols], 0.0)
-        return ds, dx
+    def _buffers(self):
+        self._merged = np.empty_like(self.Q)
+        self._logs = np.empty_like(self.Q)
+        self._phi_m = np.empty(self.n)
+        self._dx = np.empty(self.n)
+
+    def _xlogx_potentials(self, merged, logs, phi_m):
+        """``phi`` and ``p log p`` of merged columns (stacked along axis 0), in place.
+
+        ``phi(q) = sum_s q log q - p log p`` summed in the order of ``s``, so
+        that equal columns get bitwise equal costs wherever they stand.
+        """
+        np.add(merged, _TINY, out=logs)
+        np.log(logs, out=logs)
+        np.multiply(merged, logs, out=logs)
+        np.add.reduce(logs[:-1], axis=0, out=phi_m)
+        np.subtract(phi_m, logs[-1], out=phi_m)
+        return phi_m, logs[-1]
+
+    def _initial_costs(self):
+        """Prop. 1 costs of every pair, in row blocks of the upper triangle."""
+        Q, phi, h, n = self.Q, self.phi, self.h, self.n
+        depth = Q.shape[0]
+        rows = min(n, max(1, _BLOCK_ELEMENTS // max(1, n * depth)))
+        merged_buf = np.empty(rows * n * depth)
+        logs_buf = np.empty_like(merged_buf)
+        phi_buf = np.empty(rows * n)
+        for start in range(0, n, rows):
+            stop = min(n, start + rows)
+            shape = (depth, stop - start, n - start)
+            size = shape[0] * shape[1] * shape[2]
+            merged = merged_buf[:size].reshape(shape)
+            np.add(Q[:, start:stop, None], Q[:, None, start:], out=merged)
+            phi_m, h_m = self._xlogx_potentials(
+                merged, logs_buf[:size].reshape(shape), phi_buf[: size // depth].reshape(shape[1:])
+            )
+            ds = phi[start:stop, None] + phi[None, start:] - phi_m
+            np.maximum(ds, 0.0, out=ds)
+            dx = h_m - h[start:stop, None] - h[None, start:]
+            np.maximum(dx, 0.0, out=dx)
+            for matrix, values in zip((self.G, self.C), self._gain(ds, dx)):
+                if values is not None:
+                    _write_symmetric(matrix, values, start, stop)
+        np.fill_diagonal(self.G, -np.inf)
 
     def _gain(self, ds, dx):
         if self.lam is None:
@@ -163,64 +208,67 @@ class _MergeState:
     def merge(self, i, j):
         """Merge symbol ``j`` into ``i`` (``i < j``); update row/column i of the costs.
 
-        Returns the new gain row of ``i`` and its constraint row (or None).
+        Returns the new gain row of ``i`` (-inf at ``i`` and at merged-away
+        slots) and its constraint row (or None); both are overwritten by the
+        next merge.
         """
-        Qe = self.Qe
-        q_i = Qe[i] + Qe[j]
-        # Row i against every slot (Prop. 1); slot i is zeroed first so that
-        # entry i of the merged rows is the merged symbol itself. The last
-        # column of Qe is p, weighted -1: phi(q) = sum_s q log q - p log p.
-        Qe[i] = 0.0
-        merged = Qe + q_i
-        logs = np.log(merged + _TINY)
-        phi_m = (merged * logs) @ self._weights
-        h_m = merged[:, -1] * logs[:, -1]
-        phi, h = self.phi, self.h
-        phi_i, h_i = phi_m[i], h_m[i]
+        Q, phi, h = self.Q, self.phi, self.h
+        q_i = Q[:, i] + Q[:, j]
+        # Column i against every slot (Prop. 1); slot i is zeroed first so that
+        # entry i of the merged columns is the merged symbol itself.
+        Q[:, i] = 0.0
+        merged = np.add(Q, q_i[:, None], out=self._merged)
+        phi_m, h_m = self._xlogx_potentials(merged, self._logs, self._phi_m)
+        phi_i, h_i = float(phi_m[i]), float(h_m[i])
         ds = max(float(phi[i] + phi[j] - phi_i), 0.0)
         dx = max(float(h_i - h[i] - h[j]), 0.0)
         self.leakage.append(max(self.leakage[-1] - ds, 0.0))
         self.disclosure.append(max(self.disclosure[-1] - dx, 0.0))
         self.merges.append((int(self.ids[i]), int(self.ids[j])))
-        Qe[i] = q_i
+        Q[:, i] = q_i
         phi[i], h[i] = phi_i, h_i
         self.active[j] = False
-        self.inactive[j] = True
-        phi_m -= phi_i
-        phi_m -= phi
-        h_m -= h_i
-        h_m -= h
-        g, c = self._gain(np.negative(phi_m, out=phi_m), h_m)
-        g[self.inactive] = -np.inf
+        if self.penalty is None:
+            phi[j], h[j] = -np.inf, np.inf
+        else:
+            self.penalty[j] = -np.inf
+        # (phi_i - phi_m) + phi rounds exactly as -((phi_m - phi_i) - phi).
+        ds_row = np.subtract(phi_i, phi_m, out=phi_m)
+        np.add(ds_row, phi, out=ds_row)
+        dx_row = np.subtract(h_m, h_i, out=self._dx)
+        np.subtract(dx_row, h, out=dx_row)
+        g, c = self._gain(ds_row, dx_row)
+        if self.penalty is not None:
+            np.add(g, self.penalty, out=g)
         g[i] = -np.inf
         G = self.G
         G[i] = g
         G[:, i] = g
-        G[j] = -np.inf
         G[:, j] = -np.inf
         if c is not None:
-            c[self.inactive] = np.inf
-            c[i] = np.inf
-            C = self.C
-            C[i] = c
-            C[:, i] = c
-            C[j] = np.inf
-            C[:, j] = np.inf
+            self.C[i] = c
+            self.C[:, i] = c
         return g, c
 
     def compact(self):
-        """Drop merged-away slots; returns the kept slot indices (in order)."""
+        """Drop merged-away slots.
+
+        Returns the kept slot indices (in order) and the map from old slots to
+        new ones, of length ``n + 1`` so that index -1 maps to -1.
+        """
         keep = np.flatnonzero(self.active)
-        remap = np.zeros(self.n, dtype=np.int64)
+        remap = np.full(self.n + 1, -1, dtype=np.int64)
         remap[keep] = np.arange(keep.size)
-        self.Qe = self.Qe[keep]
+        self.Q = self.Q[:, keep]
         self.phi, self.h, self.ids = self.phi[keep], self.h[keep], self.ids[keep]
         self.G = self.G[np.ix_(keep, keep)]
         if self.C is not None:
             self.C = self.C[np.ix_(keep, keep)]
         self.active = np.ones(keep.size, dtype=bool)
-        self.inactive = np.zeros(keep.size, dtype=bool)
+        if self.penalty is not None:
+            self.penalty = np.zeros(keep.size)
         self.n = keep.size
+        self._buffers()
         return keep, remap
 
     def copy(self):
@@ -267,76 +315,73 @@ class _MergeState:
 
 
 def _run(state, threshold, max_merges=None):
-    """Greedy loop with per-row best partners, from ``state`` until no merge qualifies."""
+    """Greedy loop from ``state`` until no merge qualifies.
+
+    Each live row ``r`` keeps ``(best_val[r], best_col[r])``: an entry of G
+    that is at least every feasible entry of the row, ties going to the
+    smaller column. With a threshold the feasible sets only shrink (the
+    budget decreases with every merge), so the entry may have become
+    infeasible: it is an upper bound, checked only when it is the largest of
+    all rows (and then searched again among the feasible entries). The largest
+    bound that is feasible is the best feasible pair, and the first row holding
+    it gives the textbook's tie-break. Rows with ``best_col == -1`` have no
+    candidate.
+    """
     G, C, n = state.G, state.C, state.n
     constrained = C is not None
     budget = state.budget(threshold) if constrained else np.inf
-    block = np.where(C <= budget, G, -np.inf) if constrained else G
-    best_col = np.argmax(block, axis=1)
-    best_val = block[np.arange(n), best_col]
-    best_val[state.inactive] = -np.inf
-    # Constraint value of each row's best pair: the row is stale once it exceeds the budget.
-    best_c = None
-    if constrained:  # -inf where there is no feasible pair: such rows never go stale
-        best_c = np.where(best_val > -np.inf, C[np.arange(n), best_col], -np.inf)
-    n_merged = int(state.inactive.sum())  # merged-away slots not yet compacted
+    neg_inf = -np.inf
+    best_col = G.argmax(axis=1)
+    best_val = G[np.arange(n), best_col]
+    best_val[~state.active] = neg_inf
+    best_col[best_val == neg_inf] = -1
+    n_merged = n - int(np.count_nonzero(state.active))  # merged-away slots not yet compacted
     done = 0
     while max_merges is None or done < max_merges:
         r = int(best_val.argmax())
         value = best_val[r]
-        if value == -np.inf or (not constrained and value <= _TOL):
+        if value == neg_inf or (not constrained and value <= _TOL):
             break
-        c = int(best_col[r])
-        i, j = (r, c) if r < c else (c, r)
-        g, c_row = state.merge(i, j)
+        b = int(best_col[r])
+        if constrained and C[r, b] > budget:
+            row = np.where(C[r] <= budget, G[r], neg_inf)
+            k = int(row.argmax())
+            best_val[r] = row[k]
+            best_col[r] = k if row[k] > neg_inf else -1
+            continue
+        i, j = (r, b) if r < b else (b, r)
+        g, _ = state.merge(i, j)
         done += 1
         n_merged += 1
-        best_val[j] = -np.inf
         if constrained:
-            best_c[j] = -np.inf
-        lost = best_col == j
+            budget = state.budget(threshold)
+        best_val[j] = neg_inf
+        best_col[j] = -1
+        # Rows that lost their best entry: it was j, or it was i and i got worse.
+        stale = best_col == j
+        worse = g < best_val
+        worse &= best_col == i
+        stale |= worse
+        # Rows whose best entry is now i (ties go to the smaller column).
+        better = g > best_val
+        tie = g == best_val
+        tie &= best_col >= i
+        better |= tie
+        np.copyto(best_val, g, where=better)
+        np.copyto(best_col, i, where=better)
+        k = int(g.argmax())
+        best_val[i], best_col[i] = g[k], k
+        stale[i] = False
+        rows = stale.nonzero()[0]
+        if rows.size:
+            k = G[rows].argmax(axis=1)
+            best_col[rows] = k
+            best_val[rows] = G[rows, k]
         if n >= _COMPACT_MIN and 2 * n_merged >= n:
             keep, remap = state.compact()
             G, C, n = state.G, state.C, state.n
-            best_val, best_col, lost = best_val[keep], remap[best_col[keep]], lost[keep]
-            g = g[keep]
-            if constrained:
-                best_c, c_row = best_c[keep], c_row[keep]
-            i = int(remap[i])
+            best_val, best_col = best_val[keep], remap[best_col[keep]]
             n_merged = 0
-        if constrained:
-            budget = state.budget(threshold)
-            new_val = np.where(c_row <= budget, g, -np.inf)
-            # A row whose best partner left the feasible set must search again.
-            lost |= best_c > budget
-        else:
-            new_val = g
-        # A row whose best partner was i keeps it unless the merged symbol got worse.
-        stale = lost | ((best_col == i) & (new_val < best_val))
-        # Ties go to the smaller column, as in the textbook order.
-        better = (new_val > best_val) | ((new_val == best_val) & (best_col > i))
-        np.copyto(best_val, new_val, where=better)
-        np.copyto(best_col, i, where=better)
-        if constrained:
-            np.copyto(best_c, c_row, where=better)
-        stale[i] = True
-        rows = np.flatnonzero(stale)
-        block = G[rows]
-        k = block.argmax(axis=1)
-        if constrained:
-            ck = C[rows, k]
-            bad = ck > budget
-            if bad.any():
-                # Only rows whose unconstrained best is infeasible need the masked search.
-                masked = np.where(C[rows[bad]] <= budget, block[bad], -np.inf)
-                k[bad] = masked.argmax(axis=1)
-                block[bad] = masked
-                ck = C[rows, k]
-        best_col[rows] = k
-        vals = block[np.arange(rows.size), k]
-        best_val[rows] = vals
-        if constrained:
-            best_c[rows] = np.where(vals > -np.inf, ck, -np.inf)
     return state
 
 
