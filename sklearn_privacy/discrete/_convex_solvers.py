@@ -165,6 +165,23 @@ def _prune_outputs(Q, p_y, min_mass=1e-6):
     return np.where(sums > 0, kept / np.where(sums > 0, sums, 1.0), Q)
 
 
+def _sufficient_joint(joint):
+    """Merge the values of S whose rows ``P(S=s, Y=.)`` are proportional; drop empty rows.
+
+    U depends on S only through Y, so S enters both leakages only through
+    ``P(Y | S=s)``: merging values of S with the same conditional leaves
+    ``I(S; U)`` and every ``H(S) - H(S | U=u)`` unchanged, and shrinks the
+    programs (the counting query's ``2^n`` databases become ``n + 1`` rows).
+    """
+    mass = joint.sum(axis=1)
+    rows = joint[mass > 0]
+    keys = np.round(rows / mass[mass > 0, None], 12)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    merged = np.zeros((group.max() + 1, joint.shape[1]))
+    np.add.at(merged, group.ravel(), rows)
+    return merged if merged.shape[0] >= 2 else joint
+
+
 def _expected_distortion(Q, p_y, distortion):
     return float(p_y @ (Q * distortion).sum(axis=1))
 
@@ -545,6 +562,7 @@ def min_average_leakage_mapping(
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
     errors = []
     program = _program
+    full_joint, joint = joint, _sufficient_joint(joint)
     for name in chain:
         if name == "first-order":
             started = time.perf_counter()
@@ -556,7 +574,7 @@ def min_average_leakage_mapping(
                 f"first-order path: {n_iter} iterations in {time.perf_counter() - started:.2f}s, "
                 f"certified gap {gap:.2e} nats.",
             )
-            return _result(joint, distortion, Q, "first-order", gap=gap, n_iter=n_iter)
+            return _result(full_joint, distortion, Q, "first-order", gap=gap, n_iter=n_iter)
         if program is None:
             program = _AverageLeakageProgram(joint, distortion)
         try:
@@ -568,7 +586,7 @@ def min_average_leakage_mapping(
             continue
         _say(verbose, f"solved with {name}.")
         Q = _clean_mapping(Q, p_y, distortion, max_distortion)
-        return _result(joint, distortion, Q, name)
+        return _result(full_joint, distortion, Q, name)
     raise ConvexSolverError(
         "No solver produced the average-leakage mapping: " + "; ".join(errors) + ". Try "
         "solver='first-order', or another solver (solver='SCS', solver_options=...)."
@@ -624,8 +642,10 @@ def min_maximum_leakage_mapping(
             "cvxpy solver for leakage='maximum'."
         )
     p_y = joint.sum(axis=0)
-    h_s = float(entr(joint.sum(axis=1)).sum())
     chain = _solver_chain(solver, distortion.size, first_order_ok=False)
+    full_joint, joint = joint, _sufficient_joint(joint)
+    # H(S) of the merged S: eq. 32's H(S) - eps is stated for the S the program sees.
+    h_s = float(entr(joint.sum(axis=1)).sum())
     program = _program or _MaxLeakageProgram(joint, distortion)
     n_failed = 0
 
@@ -661,7 +681,7 @@ def min_maximum_leakage_mapping(
     Q_hi, used = _independent_release_mapping(joint, distortion, max_distortion), "CLARABEL"
     if Q_hi is not None:
         _say(verbose, "a release independent of S meets the budget: eps = 0.")
-        return _result(joint, distortion, Q_hi, used, epsilon=0.0, n_steps=0)
+        return _result(full_joint, distortion, Q_hi, used, epsilon=0.0, n_steps=0)
     Q_hi, used = _closest_mapping(distortion), "closest"
     lo, hi = 0.0, max_information_leakage(joint @ Q_hi)
     n_steps = 0
@@ -676,7 +696,9 @@ def min_maximum_leakage_mapping(
     if n_failed:
         _say(verbose, f"{n_failed} line-search steps had no verified solution (taken as too low).")
     _say(verbose, f"line search over eps: {n_steps} convex programs with {used}.")
-    return _result(joint, distortion, Q_hi, used, epsilon=hi, n_steps=n_steps, n_failed=n_failed)
+    return _result(
+        full_joint, distortion, Q_hi, used, epsilon=hi, n_steps=n_steps, n_failed=n_failed
+    )
 
 
 def _independent_release_mapping(joint, distortion, max_distortion):
@@ -756,7 +778,7 @@ def leakage_distortion_curve(
         solver != "auto" or distortion.size <= _AUTO_CONIC_MAX_SIZE or leakage == "maximum"
     ):
         cls = _AverageLeakageProgram if leakage == "average" else _MaxLeakageProgram
-        program = cls(joint, distortion)
+        program = cls(_sufficient_joint(joint), distortion)
     fn = min_average_leakage_mapping if leakage == "average" else min_maximum_leakage_mapping
     return [
         fn(

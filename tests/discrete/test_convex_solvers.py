@@ -326,3 +326,20 @@ def test_dual_bound_is_below_the_optimum(seed):
             grid = np.linspace(0, 20, 4001)
             brute = max(h_s + p_y @ (G + lam * D).min(axis=1) - lam * budget for lam in grid)
             assert bound >= brute - 1e-6
+
+
+@pytest.mark.parametrize("leakage", ["average", "maximum"])
+def test_proportional_rows_of_s_are_merged_exactly(leakage):
+    # Splitting each value of S into two with the same P(Y | S) changes neither
+    # leakage; the solvers see the merged S (the counting query: 2^n rows -> n + 1).
+    joint, D = _random_instance(5, n_s=3, n_y=4, n_u=4)
+    split = np.vstack([0.3 * joint, 0.7 * joint])
+    assert cs._sufficient_joint(split).shape == (3, 4)
+    fn = min_average_leakage_mapping if leakage == "average" else min_maximum_leakage_mapping
+    budget = _budgets(joint, D)[1]
+    a, b = fn(joint, D, budget), fn(split, D, budget)
+    assert b[f"{leakage}_leakage"] == pytest.approx(a[f"{leakage}_leakage"], abs=1e-6)
+    # The reported leakage is that of the given joint.
+    assert b["average_leakage"] == pytest.approx(
+        mutual_information(split @ b["mapping"]), abs=1e-12
+    )
