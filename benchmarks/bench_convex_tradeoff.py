@@ -89,7 +89,7 @@ def adult_problem(data_home):
         data_home=data_home, as_frame=True, discretize=True, download_if_missing=False
     ).frame
     columns = ["age", "education", "sex"]
-    records = frame[columns].astype(str).to_numpy()
+    records = frame[columns].astype(str).to_numpy().astype("U")
     alphabet, y = np.unique(records, axis=0, return_inverse=True)
     s = (frame["income"].astype(str) == ">50K").to_numpy().astype(int)
     joint = np.zeros((2, alphabet.shape[0]))
