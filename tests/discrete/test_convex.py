@@ -7,24 +7,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_privacy.discrete import ConvexPrivacyMapping, min_average_leakage_mapping
 from sklearn_privacy.information import mutual_information
-
-CHECK_INSTANCES = [
-    # A budget of 1 (Hamming is at most 1) keeps the checks' continuous data fast.
-    ConvexPrivacyMapping(max_distortion=1.0, sensitive=[0], random_state=0),
-]
-
-
-def _expected_failed(estimator):
-    return {}
-
-
-@parametrize_with_checks(CHECK_INSTANCES, expected_failed_checks=_expected_failed)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def _data(n=600, seed=0):
