@@ -43,7 +43,9 @@ _TOL = 1e-12
 # Elements per block when the initial cost matrix is computed: small enough for
 # the temporaries to stay in cache (memory bound otherwise).
 _BLOCK_ELEMENTS = 1 << 16
-# Slots are compacted when half of them are merged away, above this size.
+# Slots are compacted when this fraction of them is merged away, above
+# _COMPACT_MIN slots: every merge computes logarithms for every slot.
+_COMPACT_FRACTION = 0.5
 _COMPACT_MIN = 64
 # Added inside logarithms so that 0 log 0 = 0 without xlogy's overhead.
 _TINY = 1e-300
@@ -377,7 +379,7 @@ def _run(state, threshold, max_merges=None):
             k = G[rows].argmax(axis=1)
             best_col[rows] = k
             best_val[rows] = G[rows, k]
-        if n >= _COMPACT_MIN and 2 * n_merged >= n:
+        if n >= _COMPACT_MIN and n_merged >= _COMPACT_FRACTION * n:
             keep, remap = state.compact()
             G, C, n = state.G, state.C, state.n
             best_val, best_col = best_val[keep], remap[best_col[keep]]
