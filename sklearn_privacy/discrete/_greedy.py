@@ -316,8 +316,14 @@ class _MergeState:
         return MergePath(merges, np.asarray(self.leakage), np.asarray(self.disclosure), labels)
 
 
-def _run(state, threshold, max_merges=None):
+def _run(state, threshold, max_merges=None, until=None):
     """Greedy loop from ``state`` until no merge qualifies.
+
+    With ``until`` (a larger threshold than ``threshold``), it also stops,
+    before merging, at the first pair chosen under ``threshold`` that
+    ``until`` does not allow: up to there every threshold in between makes the
+    same choices (the best pair of the largest feasible set lies in the smaller
+    ones), which is how :func:`greedy_sweep` shares the work.
 
     Each live row ``r`` keeps ``(best_val[r], best_col[r])``: an entry of G
     that is at least every feasible entry of the row, ties going to the
@@ -351,6 +357,8 @@ def _run(state, threshold, max_merges=None):
             best_val[r] = row[k]
             best_col[r] = k if row[k] > neg_inf else -1
             continue
+        if until is not None and C[r, b] > state.budget(until):
+            break
         i, j = (r, b) if r < b else (b, r)
         g, _ = state.merge(i, j)
         done += 1
@@ -440,9 +448,11 @@ def greedy_merge(joint, *, kind="funnel", threshold=None, lam=None, max_merges=N
 def greedy_sweep(joint, thresholds, *, kind="funnel"):
     """:func:`greedy_merge` for many thresholds, sharing the merges they have in common.
 
-    Runs that make the same choices share one state; at the first step where
-    the best feasible pairs differ, the state is copied for each distinct
-    choice. The result equals running :func:`greedy_merge` per threshold.
+    Runs that make the same choices share one state, advanced by the
+    incremental loop of the loosest threshold for as long as each of its
+    choices is allowed by the tightest one; at the first step where the best
+    feasible pairs differ, the state is copied for each distinct choice. The
+    result equals running :func:`greedy_merge` per threshold.
 
     Parameters
     ----------
@@ -470,7 +480,9 @@ def greedy_sweep(joint, thresholds, *, kind="funnel"):
             if len(group) == 1:
                 results[group[0]] = _run(state, thresholds[group[0]]).result()
                 break
-            choices = state.best_pairs([state.budget(thresholds[g]) for g in group])
+            levels = [thresholds[g] for g in group]
+            _run(state, min(levels), until=max(levels))
+            choices = state.best_pairs([state.budget(t) for t in levels])
             by_choice = {}
             for g, choice in zip(group, choices):
                 by_choice.setdefault(choice, []).append(g)

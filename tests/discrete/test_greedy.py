@@ -161,3 +161,12 @@ def test_greedy_cost_matrices_are_exactly_symmetric():
         for matrix in (state.G, state.C) if lam is None else (state.G,):
             block = matrix[np.ix_(live, live)]
             np.testing.assert_array_equal(block, block.T)
+
+
+@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
+def test_greedy_sweep_equals_individual_runs_with_ties(kind):
+    for rng, joint in _tied_joints(8, 8):
+        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        thresholds = [0.0, *rng.uniform(0, top, 6), top]
+        for threshold, path in zip(thresholds, greedy_sweep(joint, thresholds, kind=kind)):
+            _assert_same_path(path, greedy_merge(joint, kind=kind, threshold=threshold), 0.0)
