@@ -49,6 +49,9 @@ _COMPACT_FRACTION = 0.5
 _COMPACT_MIN = 64
 # Added inside logarithms so that 0 log 0 = 0 without xlogy's overhead.
 _TINY = 1e-300
+# Best value of a row without candidates: below every gain, above the -inf of
+# merged-away slots in a new gain row.
+_NONE = -np.finfo(float).max
 
 
 @dataclass
@@ -332,30 +335,32 @@ def _run(state, threshold, max_merges=None, until=None):
     infeasible: it is an upper bound, checked only when it is the largest of
     all rows (and then searched again among the feasible entries). The largest
     bound that is feasible is the best feasible pair, and the first row holding
-    it gives the textbook's tie-break. Rows with ``best_col == -1`` have no
-    candidate.
+    it gives the textbook's tie-break. Rows without a candidate (merged away,
+    or nothing feasible left) hold ``(_NONE, -1)``.
     """
     G, C, n = state.G, state.C, state.n
     constrained = C is not None
     budget = state.budget(threshold) if constrained else np.inf
-    neg_inf = -np.inf
     best_col = G.argmax(axis=1)
     best_val = G[np.arange(n), best_col]
-    best_val[~state.active] = neg_inf
-    best_col[best_val == neg_inf] = -1
+    best_val[~state.active] = -np.inf
+    none = best_val == -np.inf
+    best_val[none], best_col[none] = _NONE, -1
     n_merged = n - int(np.count_nonzero(state.active))  # merged-away slots not yet compacted
     done = 0
     while max_merges is None or done < max_merges:
         r = int(best_val.argmax())
-        value = best_val[r]
-        if value == neg_inf or (not constrained and value <= _TOL):
+        value = float(best_val[r])
+        if value <= _NONE or (not constrained and value <= _TOL):
             break
         b = int(best_col[r])
         if constrained and C[r, b] > budget:
-            row = np.where(C[r] <= budget, G[r], neg_inf)
+            row = np.where(C[r] <= budget, G[r], -np.inf)
             k = int(row.argmax())
-            best_val[r] = row[k]
-            best_col[r] = k if row[k] > neg_inf else -1
+            if row[k] > -np.inf:
+                best_val[r], best_col[r] = row[k], k
+            else:
+                best_val[r], best_col[r] = _NONE, -1
             continue
         if until is not None and C[r, b] > state.budget(until):
             break
@@ -365,20 +370,20 @@ def _run(state, threshold, max_merges=None, until=None):
         n_merged += 1
         if constrained:
             budget = state.budget(threshold)
-        best_val[j] = neg_inf
-        best_col[j] = -1
-        # Rows that lost their best entry: it was j, or it was i and i got worse.
+        best_val[j], best_col[j] = _NONE, -1
+        # Rows whose best entry was i or j are searched again; g is -inf at
+        # merged-away slots, below their _NONE, so they are never touched.
         stale = best_col == j
-        worse = g < best_val
-        worse &= best_col == i
-        stale |= worse
+        stale |= best_col == i
         # Rows whose best entry is now i (ties go to the smaller column).
         better = g > best_val
         tie = g == best_val
-        tie &= best_col >= i
-        better |= tie
-        np.copyto(best_val, g, where=better)
-        np.copyto(best_col, i, where=better)
+        if tie.any():
+            tie &= best_col >= i
+            better |= tie
+        rows = better.nonzero()[0]
+        best_val[rows] = g[rows]
+        best_col[rows] = i
         k = int(g.argmax())
         best_val[i], best_col[i] = g[k], k
         stale[i] = False
