@@ -15,15 +15,13 @@ import argparse
 import csv
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS
 
 from sklearn_privacy.discrete import min_average_leakage_mapping
 from sklearn_privacy.discrete._convex_solvers import _AverageLeakageProgram, _clean_mapping
 from sklearn_privacy.information import mutual_information
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def instance(n, n_s=6, seed=0):

@@ -21,18 +21,14 @@ and .png.
 
 import argparse
 import csv
-import os
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS, default_data_home
 
 from sklearn_privacy.discrete import distortion_matrix, min_average_leakage_mapping
 from sklearn_privacy.discrete._greedy import greedy_sweep
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.theory import counting_query_joint
-
-RESULTS = Path(__file__).resolve().parent / "results"
-REPO = Path(__file__).resolve().parents[1]
 
 
 def leakage(joint, Q):
@@ -150,7 +146,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--data-home",
-        default=os.environ.get("SKLEARN_PRIVACY_DATA", str(REPO.parent / "shared" / "data")),
+        default=default_data_home(),
     )
     parser.add_argument("--n", type=int, default=8, help="entries of the counting query")
     args = parser.parse_args()

@@ -11,14 +11,12 @@ Clipping radius ``--radius`` (default 1). Writes CSV and PNG under
 """
 
 import argparse
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS
 
 from sklearn_privacy.dp import gaussian_epsilon, gib_exponential_epsilon, l2_exponential_epsilon
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def bounds(delta, R):

@@ -14,24 +14,15 @@ Writes ``benchmarks/results/funnel_adult.csv`` and ``.png``.
 """
 
 import argparse
-import os
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS, default_data_home
 
 from sklearn_privacy.datasets import fetch_adult
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._greedy import greedy_merge, greedy_sweep
 from sklearn_privacy.information import entropy, mutual_information
-
-REPO = Path(__file__).resolve().parent.parent
-RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def default_data_home():
-    """``$SKLEARN_PRIVACY_DATA``, else ``../shared/data`` relative to the repository."""
-    return os.environ.get("SKLEARN_PRIVACY_DATA", str(REPO.parent / "shared" / "data"))
 
 
 def joint_of(frame, s_columns, x_columns):

@@ -16,14 +16,12 @@ Writes ``benchmarks/results/funnel_speed.csv`` and ``.png``.
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS
 
 from sklearn_privacy.discrete import PrivacyFunnelTransformer
 from sklearn_privacy.discrete._greedy import greedy_merge, greedy_merge_textbook
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def best_time(fn, repeats):

@@ -9,25 +9,17 @@ norm of a centred row. Writes CSV and PNG under ``benchmarks/results/``.
 """
 
 import argparse
-import os
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS, default_data_home
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import ShuffleSplit
 
 from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin, fetch_drug_consumption
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
 
-RESULTS = Path(__file__).resolve().parent / "results"
 EPSILONS = [0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 1000.0]
 LEGAL = ["Alcohol", "Caff", "Choc", "Nicotine"]
-
-
-def default_data_home():
-    return os.environ.get(
-        "SKLEARN_PRIVACY_DATA", str(Path(__file__).resolve().parents[2] / "shared" / "data")
-    )
 
 
 def gib_for_epsilon(X, Y, epsilon, delta, radius):

@@ -6,14 +6,12 @@ reported. Writes ``benchmarks/results/gaussian_speed.csv`` and ``.png``.
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import RESULTS
 from sklearn.decomposition import PCA
 
 from sklearn_privacy.gaussian import L2CompressionDP
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def best_time(fn, repeats):
