@@ -155,7 +155,7 @@ def discretize_heart_disease(frame, *, age_bins=None, chol_bins=None):
     Ding et al. (Sec. IV) take ``age``, ``sex`` and serum cholesterol from the
     Hungarian data (S = {age, sex}, X = {sex, cholesterol} or {age,
     cholesterol}) and state no binning. Their reported alphabet size
-    |X| = 197 for X = (sex, cholesterol) is exactly the number of distinct
+    ``|X| = 197`` for X = (sex, cholesterol) is exactly the number of distinct
     (sex, chol) pairs when the raw values are used and a missing cholesterol is
     one more symbol, so that is the default here.
 

@@ -92,7 +92,7 @@ def make_symmetric_pair(n_samples, m=10, p=0.4, random_state=None):
     p : float, default=0.4
         Probability that the two attributes differ.
     random_state : int, RandomState instance or None, default=None
-        Seed or generator, see :term:`Glossary <random_state>`.
+        Seed or generator (an int for reproducible draws).
 
     Returns
     -------
@@ -183,7 +183,7 @@ def make_gaussian_model(n_samples, model="vector", random_state=None):
     model : {"rate_distortion", "scalar", "vector"}, default="vector"
         Which model.
     random_state : int, RandomState instance or None, default=None
-        Seed or generator, see :term:`Glossary <random_state>`.
+        Seed or generator (an int for reproducible draws).
 
     Returns
     -------

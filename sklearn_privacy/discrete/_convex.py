@@ -119,7 +119,7 @@ default="hamming"
         The S alphabet.
     n_features_in_ : int
         Number of columns of ``X`` at fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of ``X``, when it has string names.
 
     See Also

@@ -76,7 +76,7 @@ class SubmodularFunnel(_MergeMechanism):
         ``H(X)``, in nats.
     n_features_in_ : int
         Number of columns of X seen at fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when it has string column names.
 
     See Also

@@ -61,7 +61,7 @@ class GaussianIBTransformer(BaseMechanism):
 
     Attributes
     ----------
-    components_ : ndarray of shape (n_components_, n_features)
+    components_ : ndarray of shape (`n_components_`, n_features)
         The nonzero rows of A (acting on the released columns).
     eigenvalues_ : ndarray of shape (n_features,)
         Ascending eigenvalues of ``Sigma_{x|y} Sigma_x^{-1}`` (``Sigma_{x|s}``
@@ -83,7 +83,7 @@ class GaussianIBTransformer(BaseMechanism):
         Exponential-mechanism bound of thesis Cor. 2 (bottleneck with a radius).
     n_components_ : int
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
 
     See Also
     --------

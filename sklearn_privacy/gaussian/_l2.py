@@ -73,13 +73,13 @@ class L2CompressionDP(BaseMechanism):
         The release's share.
     epsilon_exponential_ : float
         The looser exponential-mechanism bound of thesis Cor. 1, for comparison.
-    components_ : ndarray of shape (n_components_, n_features)
+    components_ : ndarray of shape (`n_components_`, n_features)
         Kept eigenvectors ``V_k^T``.
-    scale_ : ndarray of shape (n_components_,)
+    scale_ : ndarray of shape (`n_components_`,)
         Shrinkage ``a_i``.
     noise_covariance_ : ndarray of shape (n_features, n_features)
         ``V_k diag(lambda) V_k^T``.
-    explained_variance_ : ndarray of shape (n_components_,)
+    explained_variance_ : ndarray of shape (`n_components_`,)
         Kept eigenvalues ``s_i``.
     mean_ : ndarray of shape (n_features,)
         Centre ``c``.
@@ -98,7 +98,7 @@ class L2CompressionDP(BaseMechanism):
         bound on the leakage of any S, by data processing).
     n_components_ : int
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
 
     See Also
     --------
