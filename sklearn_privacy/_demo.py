@@ -167,7 +167,7 @@ def _plot(result, path, title, *, privacy_key, privacy_label, baselines, logx):
             va="bottom",
             color="grey",
         )
-    ax.set_title(title.splitlines()[0][:70], fontsize=9)
+    ax.set_title(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -192,6 +192,7 @@ def main(argv=None):
             f"{result.param_range[i]:g}" for i in front
         )
         plot_kw = {
+            "title": "UCI Adult: PrivacyFunnelTransformer hiding sex, income accuracy",
             "privacy_key": "leakage",
             "privacy_label": "I(sex; release) (nats)",
             "logx": False,
@@ -199,12 +200,17 @@ def main(argv=None):
     else:
         title, table, result, baselines = run_breast_cancer(n_splits=args.splits or 20)
         note = "Smaller epsilon is more private; accuracy is the mean over the splits."
-        plot_kw = {"privacy_key": "param", "privacy_label": "epsilon", "logx": True}
+        plot_kw = {
+            "title": "Breast cancer (WDBC): L2CompressionDP, logistic regression",
+            "privacy_key": "param",
+            "privacy_label": "epsilon",
+            "logx": True,
+        }
     print(title)
     print(table)
     print(note)
     try:
-        _plot(result, args.output, title, baselines=baselines, **plot_kw)
+        _plot(result, args.output, baselines=baselines, **plot_kw)
     except ImportError:
         print("matplotlib is not installed: no plot (pip install 'sklearn-privacy[plot]').")
         return 0
