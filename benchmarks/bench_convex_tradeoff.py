@@ -27,7 +27,7 @@ from _common import RESULTS, default_data_home
 
 from sklearn_privacy.discrete import distortion_matrix, min_average_leakage_mapping
 from sklearn_privacy.discrete._greedy import greedy_sweep
-from sklearn_privacy.information import entropy, mutual_information
+from sklearn_privacy.information import contingency_pmf, entropy, mutual_information
 from sklearn_privacy.theory import counting_query_joint
 
 
@@ -88,9 +88,7 @@ def adult_problem(data_home):
     records = frame[columns].astype(str).to_numpy().astype("U")
     alphabet, y = np.unique(records, axis=0, return_inverse=True)
     s = (frame["income"].astype(str) == ">50K").to_numpy().astype(int)
-    joint = np.zeros((2, alphabet.shape[0]))
-    np.add.at(joint, (s, y.ravel()), 1.0)
-    return joint / joint.sum(), distortion_matrix(alphabet, kind="hamming")
+    return contingency_pmf(s, y.ravel()), distortion_matrix(alphabet, kind="hamming")
 
 
 def run_dataset(name, joint, D, mechanisms, n_budgets=12):

@@ -25,25 +25,12 @@ import argparse
 import time
 
 import numpy as np
-from _common import RESULTS, default_data_home
+from _common import RESULTS, default_data_home, joint_of
 
 from sklearn_privacy.datasets import fetch_heart_disease_hungarian
-from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._greedy import greedy_merge, greedy_sweep
 from sklearn_privacy.discrete._submodular import iac_mdsf
 from sklearn_privacy.information import entropy, mutual_information
-
-
-def joint_of(frame, s_columns, x_columns):
-    """Empirical ``P(S, X)`` of two groups of categorical columns."""
-    x_codes = CategoricalAlphabet(max_categories=None).fit_encode(
-        frame[x_columns].to_numpy(dtype=object)
-    )
-    s_codes = CategoricalAlphabet(max_categories=None).fit_encode(
-        frame[s_columns].to_numpy(dtype=object)
-    )
-    return empirical_joint(s_codes, x_codes, s_codes.max() + 1, x_codes.max() + 1)
-
 
 SETTINGS = {"X=(sex,chol)": ["sex", "chol"], "X=(age,chol)": ["age", "chol"]}
 # Alphabet sizes the paper reports (submodular-funnel-ding, sec. IV).
