@@ -28,7 +28,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-__all__ = ["BaseMechanism", "check_generator", "check_sensitive"]
+__all__ = ["BaseMechanism", "as_2d", "check_generator", "check_sensitive"]
 
 
 def check_generator(random_state):
@@ -265,6 +265,18 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         return tags
 
 
+def as_2d(values, name):
+    """``values`` (array-like or pandas object) as a 2-D ndarray; a 1-D one becomes a column."""
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    values = np.asarray(values)
+    if values.ndim == 1:
+        values = values.reshape(-1, 1)
+    if values.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {values.shape}.")
+    return values
+
+
 def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
     """Validate S: a 2-D array with no missing values and at least two distinct rows.
 
@@ -280,13 +292,7 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
     -------
     ndarray of shape (n_samples, n_sensitive)
     """
-    if hasattr(sensitive, "to_numpy"):
-        sensitive = sensitive.to_numpy()
-    S = np.asarray(sensitive)
-    if S.ndim == 1:
-        S = S.reshape(-1, 1)
-    if S.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D, got shape {S.shape}.")
+    S = as_2d(sensitive, name)
     if n_samples is not None and S.shape[0] != n_samples:
         raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
     if S.dtype.kind == "f":

@@ -29,6 +29,8 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
+from sklearn_privacy._base import as_2d
+
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
 _HANDLE_UNKNOWN = ("error", "nearest")
@@ -235,13 +237,7 @@ class CategoricalAlphabet:
 
     # -------------------------------------------------------------- helpers
     def _as_2d(self, X):
-        if hasattr(X, "to_numpy"):
-            X = X.to_numpy()
-        X = np.asarray(X)
-        if X.ndim == 1:
-            X = X.reshape(-1, 1)
-        if X.ndim != 2:
-            raise ValueError(f"{self.name} must be 1-D or 2-D, got shape {X.shape}.")
+        X = as_2d(X, self.name)
         if X.shape[0] == 0:
             raise ValueError(f"{self.name} is empty.")
         return X

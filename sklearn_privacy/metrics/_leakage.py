@@ -12,6 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
+from sklearn_privacy._base import as_2d
 from sklearn_privacy.information import (
     encode_symbols,
     gaussian_mutual_information,
@@ -24,13 +25,7 @@ _ESTIMATORS = {"auto", "plugin", "miller_madow", "gaussian", "knn"}
 
 
 def _as_2d(values, name):
-    if hasattr(values, "to_numpy"):
-        values = values.to_numpy()
-    values = np.asarray(values)
-    if values.ndim == 1:
-        values = values.reshape(-1, 1)
-    if values.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D, got shape {values.shape}.")
+    values = as_2d(values, name)
     if values.shape[0] < 2:
         raise ValueError(f"{name} needs at least 2 samples, got {values.shape[0]}.")
     if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
