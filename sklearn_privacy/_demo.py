@@ -142,17 +142,17 @@ def _plot(result, path, title, *, privacy_key, privacy_label, baselines, logx):
 
     from sklearn_privacy.plotting import TradeoffDisplay
 
-    if privacy_key == "param":
-        privacy = np.asarray(result.param_range, dtype=float)
+    if privacy_key == "param":  # the knob itself (epsilon) is the privacy axis
+        display = TradeoffDisplay(
+            np.asarray(result.param_range, dtype=float),
+            result.mean_test_scores["accuracy"],
+            param_range=list(result.param_range),
+            leakage_name=privacy_label,
+        )
     else:
-        privacy = -result.mean_test_scores[privacy_key]
-    display = TradeoffDisplay(
-        privacy,
-        result.mean_test_scores["accuracy"],
-        param_range=list(result.param_range),
-        leakage_name=privacy_label,
-        utility_name="accuracy",
-    )
+        display = TradeoffDisplay.from_tradeoff(
+            result, leakage=privacy_key, utility="accuracy", leakage_name=privacy_label
+        )
     fig, ax = plt.subplots(figsize=(6, 4))
     display.plot(ax=ax, show_pareto=privacy_key != "param")
     if logx:
