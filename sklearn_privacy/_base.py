@@ -19,6 +19,7 @@ and :meth:`BaseMechanism._release`; this class does all validation around them.
 from numbers import Integral
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Hidden
 from sklearn.utils.validation import (
@@ -299,8 +300,6 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
         if not np.all(np.isfinite(S)):
             raise ValueError(f"{name} contains NaN or infinite values.")
     elif S.dtype.kind == "O":
-        import pandas as pd
-
         if pd.isna(S).any():
             raise ValueError(f"{name} contains missing values.")
     if S.shape[0] < 2 or np.all(S == S[:1]):

@@ -9,7 +9,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KDTree
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
 from sklearn_privacy._base import as_2d
@@ -165,8 +165,6 @@ def default_adversary(discrete):
     P(S | symbol) of a single released column.
     """
     if discrete:
-        from sklearn.preprocessing import OneHotEncoder
-
         return make_pipeline(
             OneHotEncoder(handle_unknown="ignore"), LogisticRegression(C=100.0, max_iter=2000)
         )
