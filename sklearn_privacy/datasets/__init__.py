@@ -2,11 +2,13 @@
 
 Loaders read files from a data home folder (see :func:`get_data_home`), download
 a missing file with a checksum when allowed, and otherwise raise an error that
-says where to put it.
+says where to put it. Every file read is checked against the original's
+checksum (cached per process; opt out with ``verify_checksum=False``), and a
+mismatch raises :class:`ChecksumError`.
 """
 
 from sklearn_privacy.datasets._adult import discretize_adult, fetch_adult
-from sklearn_privacy.datasets._base import get_data_home
+from sklearn_privacy.datasets._base import ChecksumError, get_data_home
 from sklearn_privacy.datasets._breast_cancer import fetch_breast_cancer_wisconsin
 from sklearn_privacy.datasets._drug_consumption import fetch_drug_consumption
 from sklearn_privacy.datasets._heart_disease import (
@@ -22,6 +24,7 @@ from sklearn_privacy.datasets._synthetic import (
 )
 
 __all__ = [
+    "ChecksumError",
     "discretize_adult",
     "discretize_heart_disease",
     "fetch_adult",

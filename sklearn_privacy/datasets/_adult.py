@@ -6,7 +6,13 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, make_bunch
+from sklearn_privacy.datasets._base import (
+    RemoteFile,
+    check_n_records,
+    fetch_file,
+    make_bunch,
+    reading,
+)
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/"
 _UCI_ZIP = "https://archive.ics.uci.edu/static/public/2/adult.zip"
@@ -128,16 +134,17 @@ Machine Learning Repository. https://doi.org/10.24432/C5XW20
 
 
 def _read_adult(path, subset):
-    frame = pd.read_csv(
-        path,
-        header=None,
-        names=FEATURE_NAMES + [TARGET_NAME],
-        skipinitialspace=True,
-        na_values="?",
-        keep_default_na=False,
-        skiprows=1 if subset == "test" else 0,
-        dtype={name: "string" for name in _CATEGORIES} | {name: "int64" for name in _NUMERIC},
-    )
+    with reading(path, "comma-separated Adult text"):
+        frame = pd.read_csv(
+            path,
+            header=None,
+            names=FEATURE_NAMES + [TARGET_NAME],
+            skipinitialspace=True,
+            na_values="?",
+            keep_default_na=False,
+            skiprows=1 if subset == "test" else 0,
+            dtype={name: "string" for name in _CATEGORIES} | {name: "int64" for name in _NUMERIC},
+        )
     check_n_records(len(frame), _N_RECORDS[subset], path)
     if subset == "test":
         frame[TARGET_NAME] = frame[TARGET_NAME].str.removesuffix(".")
@@ -223,6 +230,7 @@ def discretize_adult(frame):
         "return_X_y": ["boolean"],
         "as_frame": ["boolean"],
         "discretize": ["boolean"],
+        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -234,6 +242,7 @@ def fetch_adult(
     return_X_y=False,
     as_frame=False,
     discretize=False,
+    verify_checksum=True,
 ):
     """Load the UCI Adult (census income) data set.
 
@@ -265,6 +274,14 @@ def fetch_adult(
         strings.
     discretize : bool, default=False
         Apply :func:`discretize_adult` (age in 7 bins, education in 4 levels).
+    verify_checksum : bool, default=True
+        Check the SHA-256 of each file read against the original's, also when
+        the file was already present, and raise :class:`ChecksumError` naming
+        the file and both digests if it differs. The result is cached for the
+        process (keyed by the file's path, size and modification time), so a
+        repeated load does not hash the file again. Pass False to load a copy
+        that you modified on purpose; it must still parse. Downloads are
+        always checked.
 
     Returns
     -------
@@ -273,6 +290,18 @@ def fetch_adult(
         ``frame`` (or None), ``feature_names``, ``target_names``
         (``["income"]``), ``DESCR``.
     (data, target) : tuple if ``return_X_y`` is True
+
+    Raises
+    ------
+    FileNotFoundError
+        A file is absent and was not downloaded; the message says where to
+        put it and where to get it.
+    ChecksumError
+        A file is not the original (see ``verify_checksum``).
+    ValueError
+        ``data_home`` is not a folder, or a file cannot be parsed or does not
+        hold the original records (for instance with
+        ``verify_checksum=False``).
 
     Examples
     --------
@@ -285,7 +314,7 @@ def fetch_adult(
     frames = []
     for name in subsets:
         remote = ADULT_TRAIN if name == "train" else ADULT_TEST
-        path = fetch_file(remote, data_home, download_if_missing)
+        path = fetch_file(remote, data_home, download_if_missing, verify_checksum)
         frames.append(_to_categorical(_read_adult(path, name), path))
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     if discretize:

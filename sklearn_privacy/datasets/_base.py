@@ -7,14 +7,24 @@ is. A missing file is downloaded over https when the loader is allowed to,
 written to a temporary file in its final folder, checked against its SHA-256
 (or, for the one file with no published SHA-256, its MD5) and only then renamed
 into place. Whatever goes wrong, no partial file is left behind.
+
+A file that is already present is checked against the same digest before it
+is read (unless the loader is given ``verify_checksum=False``). The digest found
+is remembered for the rest of the process, keyed by the file's absolute path
+and its ``os.stat`` signature (size, modification and change times, inode), so
+that loading the same data set again does not hash it again.
 """
 
+import gzip
 import hashlib
 import http.client
 import os
 import shutil
 import tempfile
+import time
 import zipfile
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.error import URLError
@@ -31,6 +41,39 @@ _TIMEOUT = 60
 _USER_AGENT = "sklearn-privacy dataset loader (Python urllib)"
 # Network failures that justify trying the next mirror; local disk errors are not among them.
 _NETWORK_ERRORS = (URLError, TimeoutError, ConnectionError, http.client.HTTPException)
+# What the parsers raise on a file that is not in the expected format: pandas' ParserError
+# and EmptyDataError and UnicodeDecodeError are ValueErrors; a truncated gzip stream raises
+# EOFError, a corrupt one zlib.error or gzip.BadGzipFile (an OSError, unlike the others).
+_PARSE_ERRORS = (ValueError, TypeError, OverflowError, EOFError, zlib.error, gzip.BadGzipFile)
+# A file modified less than this long before it was hashed may be modified again within the
+# same tick of a coarse file-system clock (same size and mtime, new content): its digest is
+# not cached ("racily clean", as git calls it). Data files are normally much older.
+_RACY_WINDOW_NS = 2_000_000_000
+# (absolute path, algorithm) -> (stat signature, hex digest found). One entry per file, so
+# the cache cannot grow beyond the number of data files read.
+_DIGEST_CACHE = {}
+
+
+class ChecksumError(ValueError, OSError):
+    """A data file's checksum differs from the one of the original file.
+
+    Raised by the ``fetch_*`` loaders when a file present in the data home
+    (or a file just downloaded) does not have the SHA-256 (MD5 for the one file
+    with no published SHA-256) of the original. The message names the file,
+    the expected and the found digest, and how to fix it: delete the file so
+    that the loader downloads the original again, or pass
+    ``verify_checksum=False`` to load a copy modified on purpose.
+
+    It subclasses :class:`ValueError` (the file's content is wrong) and
+    :class:`OSError` (what a failed download check raised before this class
+    existed).
+
+    Examples
+    --------
+    >>> from sklearn_privacy.datasets import ChecksumError
+    >>> issubclass(ChecksumError, ValueError)
+    True
+    """
 
 
 @validate_params({"data_home": [str, os.PathLike, None]}, prefer_skip_nested_validation=True)
@@ -104,11 +147,119 @@ class RemoteFile:
 
 
 def _hash_file(path, algorithm="sha256"):
+    """Hex digest of the file at ``path``, read in chunks."""
     h = hashlib.new(algorithm)
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(_CHUNK), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def _stat_signature(stat):
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev)
+
+
+def _cached_digest(path, algorithm):
+    """Return the hex digest of ``path``, hashing it only if it changed since the last time.
+
+    The digest is cached in-process, keyed by the absolute path and the
+    algorithm, and reused while the file's ``os.stat`` signature (size, mtime,
+    ctime, inode, device) is the same. A file modified within the last
+    ``_RACY_WINDOW_NS`` before hashing is hashed again at each call.
+    """
+    key = (os.fspath(Path(path).absolute()), algorithm)
+    signature = _stat_signature(os.stat(path))
+    cached = _DIGEST_CACHE.get(key)
+    if cached is not None and cached[0] == signature:
+        return cached[1]
+    started = time.time_ns()
+    digest = _hash_file(path, algorithm)
+    if _stat_signature(os.stat(path)) == signature and signature[1] < started - _RACY_WINDOW_NS:
+        _DIGEST_CACHE[key] = (signature, digest)
+    else:
+        _DIGEST_CACHE.pop(key, None)
+    return digest
+
+
+def _clear_digest_cache():
+    """Forget every cached digest (for tests)."""
+    _DIGEST_CACHE.clear()
+
+
+def verify_file(remote, path):
+    """Check that the file at ``path`` has the checksum of ``remote``.
+
+    Parameters
+    ----------
+    remote : RemoteFile
+        The file's description, with its expected digest.
+    path : path-like
+        The local file.
+
+    Raises
+    ------
+    ChecksumError
+        The digest differs. The message names the file, both digests and how
+        to fix it.
+    """
+    algorithm, expected = ("sha256", remote.sha256) if remote.sha256 else ("md5", remote.md5)
+    if expected is None:
+        return
+    actual = _cached_digest(path, algorithm)
+    if actual != expected:
+        raise ChecksumError(
+            f"The data file {path} is not the original {remote.path}: its {algorithm} "
+            f"checksum is {actual}, expected {expected}. It may be corrupted, truncated, "
+            "modified or another version of the data. Delete it so that the loader downloads "
+            "the original again (download_if_missing=True), or, to load a copy that you "
+            "modified on purpose as it is, pass verify_checksum=False."
+        )
+
+
+@contextmanager
+def reading(path, file_format):
+    """Turn a parser's low-level error on ``path`` into a clear :class:`ValueError`.
+
+    Wrap only the parsing itself: the checks that follow it raise their own
+    messages.
+
+    Parameters
+    ----------
+    path : path-like
+        The file being read, named in the message.
+    file_format : str
+        What the file should be, e.g. ``"comma-separated text"``; the message
+        says that the file is not a valid ``<file_format>`` file.
+    """
+    try:
+        yield
+    except _PARSE_ERRORS as exc:
+        raise ValueError(
+            f"{path} is not a valid {file_format} file ({type(exc).__name__}: {exc}). It may be "
+            "corrupted, truncated or not the data file at all; delete it so that the loader "
+            "downloads the original again."
+        ) from exc
+
+
+def _check_layout(home, path):
+    """Raise a clear error if the data home, or a folder of ``path`` below it, is not a folder."""
+    existing = next(p for p in (home, *home.parents) if p.exists())
+    if not existing.is_dir():
+        where = "" if existing == home else f" ({existing} is a file)"
+        raise ValueError(
+            f"The data home {home} (the data_home argument, else the {ENV_VAR} environment "
+            f"variable) is not a folder{where}. Pass as data_home the folder that holds the "
+            f"data files, e.g. the one holding {path.relative_to(home)}."
+        )
+    for folder in reversed(path.relative_to(home).parents[:-1]):
+        folder = home / folder
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(
+                f"{folder} is not a folder, but the data home layout needs one there to "
+                f"hold {path.relative_to(home)}. Move it out of the way."
+            )
+    if path.exists() and not path.is_file():
+        raise ValueError(f"The data file {path} is not a regular file. Move it out of the way.")
 
 
 def _where_to_put(path, remote):
@@ -119,8 +270,12 @@ def _where_to_put(path, remote):
     )
 
 
-def fetch_file(remote, data_home=None, download_if_missing=True):
+def fetch_file(remote, data_home=None, download_if_missing=True, verify_checksum=True):
     """Return the local path of ``remote``, downloading it first if needed.
+
+    A file already present is checked against ``remote``'s digest (see
+    :func:`verify_file`; the result is cached in-process). A downloaded file is
+    always checked before it is put in place.
 
     Parameters
     ----------
@@ -130,6 +285,9 @@ def fetch_file(remote, data_home=None, download_if_missing=True):
         See :func:`get_data_home`.
     download_if_missing : bool, default=True
         If False and the file is absent, raise instead of downloading.
+    verify_checksum : bool, default=True
+        Check the digest of a file that is already present. Downloads are
+        checked whatever this says.
 
     Returns
     -------
@@ -137,16 +295,26 @@ def fetch_file(remote, data_home=None, download_if_missing=True):
 
     Raises
     ------
+    ValueError
+        The data home (or a folder of the layout below it) is a file, not a
+        folder.
     FileNotFoundError
         The file is absent and could not be downloaded (``download_if_missing``
         is False, or every source failed: offline, HTTP error). The message
         names the exact path where the file must be put and the URL to get it.
-    OSError
-        The downloaded file's checksum differs from the expected one. The
+    ChecksumError
+        The file present has another checksum than the original (with
+        ``verify_checksum=True``), or the downloaded file has; then the
         temporary file is deleted and nothing is written at the final path.
+        :class:`ChecksumError` is both a :class:`ValueError` and an
+        :class:`OSError`.
     """
-    path = Path(get_data_home(data_home)) / remote.path
+    home = Path(get_data_home(data_home))
+    path = home / remote.path
+    _check_layout(home, path)
     if path.is_file():
+        if verify_checksum:
+            verify_file(remote, path)
         return path
     if not download_if_missing:
         raise FileNotFoundError(
@@ -244,7 +412,7 @@ def _download_one(remote, url, member, path):
             temp = extracted
         algorithm, expected, actual = remote.digest(temp)
         if expected is not None and actual != expected:
-            raise OSError(
+            raise ChecksumError(
                 f"The {algorithm} checksum of the file downloaded from {url} ({actual}) "
                 f"differs from the expected one ({expected}); it was deleted and nothing "
                 f"was written at {path}. The source may have changed or the download "

@@ -5,7 +5,13 @@ import os
 import pandas as pd
 from sklearn.utils._param_validation import validate_params
 
-from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, make_bunch
+from sklearn_privacy.datasets._base import (
+    RemoteFile,
+    check_n_records,
+    fetch_file,
+    make_bunch,
+    reading,
+)
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/breast-cancer-wisconsin/"
 _UCI_ZIP = "https://archive.ics.uci.edu/static/public/15/breast+cancer+wisconsin+original.zip"
@@ -78,11 +84,17 @@ https://doi.org/10.24432/C5HP4Z
         "download_if_missing": ["boolean"],
         "return_X_y": ["boolean"],
         "as_frame": ["boolean"],
+        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
 def fetch_breast_cancer_wisconsin(
-    *, data_home=None, download_if_missing=True, return_X_y=False, as_frame=False
+    *,
+    data_home=None,
+    download_if_missing=True,
+    return_X_y=False,
+    as_frame=False,
+    verify_checksum=True,
 ):
     """Load the Breast Cancer Wisconsin (Original) data set, 699 samples.
 
@@ -108,6 +120,14 @@ def fetch_breast_cancer_wisconsin(
     as_frame : bool, default=False
         Return pandas objects (``data`` DataFrame, ``target`` categorical
         Series, ``frame``) instead of ndarrays.
+    verify_checksum : bool, default=True
+        Check the SHA-256 of each file read against the original's, also when
+        the file was already present, and raise :class:`ChecksumError` naming
+        the file and both digests if it differs. The result is cached for the
+        process (keyed by the file's path, size and modification time), so a
+        repeated load does not hash the file again. Pass False to load a copy
+        that you modified on purpose; it must still parse. Downloads are
+        always checked.
 
     Returns
     -------
@@ -118,6 +138,18 @@ def fetch_breast_cancer_wisconsin(
         numbers).
     (data, target) : tuple if ``return_X_y`` is True
 
+    Raises
+    ------
+    FileNotFoundError
+        A file is absent and was not downloaded; the message says where to
+        put it and where to get it.
+    ChecksumError
+        A file is not the original (see ``verify_checksum``).
+    ValueError
+        ``data_home`` is not a folder, or a file cannot be parsed or does not
+        hold the original records (for instance with
+        ``verify_checksum=False``).
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin
@@ -126,16 +158,17 @@ def fetch_breast_cancer_wisconsin(
     >>> X.shape  # doctest: +SKIP
     (699, 9)
     """
-    path = fetch_file(BREAST_CANCER_WISCONSIN, data_home, download_if_missing)
-    frame = pd.read_csv(
-        path,
-        header=None,
-        names=["Sample code number", *FEATURE_NAMES, TARGET_NAME],
-        na_values="?",
-        keep_default_na=False,
-        dtype={name: "float64" if name == "Bare Nuclei" else "int64" for name in FEATURE_NAMES}
-        | {"Sample code number": "int64", TARGET_NAME: "int64"},
-    )
+    path = fetch_file(BREAST_CANCER_WISCONSIN, data_home, download_if_missing, verify_checksum)
+    with reading(path, "comma-separated Breast Cancer Wisconsin text"):
+        frame = pd.read_csv(
+            path,
+            header=None,
+            names=["Sample code number", *FEATURE_NAMES, TARGET_NAME],
+            na_values="?",
+            keep_default_na=False,
+            dtype={name: "float64" if name == "Bare Nuclei" else "int64" for name in FEATURE_NAMES}
+            | {"Sample code number": "int64", TARGET_NAME: "int64"},
+        )
     check_n_records(len(frame), _N_RECORDS, path)
     unknown = set(frame[TARGET_NAME].unique()) - set(_CLASSES)
     if unknown:

