@@ -230,7 +230,17 @@ def mutual_information_from_samples(a, b, *, method="plugin"):
         ``"plugin"`` is the mutual information of the empirical joint pmf (as
         :func:`sklearn.metrics.mutual_info_score`). ``"miller_madow"`` applies the
         Miller-Madow correction to each of the three entropies, which adds
-        ``(m_A + m_B - m_AB - 1) / (2 n)``.
+        ``(m_A + m_B - m_AB - 1) / (2 n)`` (``m`` counts the observed symbols),
+        and clips the result at zero.
+
+    Returns
+    -------
+    float
+        The estimate, non-negative. The Miller-Madow correction is negative
+        whenever more joint cells are seen than ``m_A + m_B - 1`` (always so
+        for independent samples with many cells seen), so that the corrected
+        value of a nearly independent pair can fall below zero; as mutual
+        information is non-negative, such a value is reported as ``0``.
 
     Examples
     --------
@@ -246,5 +256,5 @@ def mutual_information_from_samples(a, b, *, method="plugin"):
         m_a = np.count_nonzero(joint.sum(axis=1))
         m_b = np.count_nonzero(joint.sum(axis=0))
         m_ab = np.count_nonzero(joint)
-        value += (m_a + m_b - m_ab - 1) / (2 * n)
+        value = max(value + (m_a + m_b - m_ab - 1) / (2 * n), 0.0)
     return float(value)

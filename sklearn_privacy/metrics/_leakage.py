@@ -1,8 +1,10 @@
 """Estimates of the leakage ``I(S; release)`` from samples, and the empirical attack."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from scipy.special import digamma
 from sklearn.base import clone, is_classifier
 from sklearn.linear_model import LogisticRegression
@@ -23,41 +25,95 @@ __all__ = ["adversary_accuracy_score", "is_discrete_release", "leakage_score"]
 
 _ESTIMATORS = {"auto", "plugin", "miller_madow", "gaussian", "knn"}
 
+# A float release is discrete when it has at most this many distinct rows per sample,
+# i.e. when each release value is seen 10 times on average.
+_MAX_DISTINCT_FRACTION = 0.1
+
 
 def _as_2d(values, name):
     values = as_2d(values, name)
     if values.shape[0] < 2:
         raise ValueError(f"{name} needs at least 2 samples, got {values.shape[0]}.")
     if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} contains NaN or infinite values.")
+        raise ValueError(f"{name} contains missing (NaN) or infinite values.")
+    if values.dtype.kind == "O" and np.any(pd.isna(values)):
+        raise ValueError(f"{name} contains missing values (None, NaN or pd.NA).")
     return values
 
 
 def is_discrete_release(release):
-    """Whether a release is made of symbols (non-float, or floats that are all integers).
+    """Whether a release is read as symbols rather than as a continuous variable.
 
-    One-hot encodings and merged-symbol codes are discrete; a release with
-    additive noise is not.
+    A release is discrete when any of these holds:
+
+    - its dtype is not float (integers, booleans, strings, objects);
+    - all its values are finite integers (codes, one-hot encodings);
+    - it takes few distinct rows: at most ``n_samples / 10``, so that each
+      release value is seen 10 times on average (a float release with heavily
+      repeated values, such as ``x + 0.3 * S`` with ``x`` from a few levels).
+
+    A release with continuous noise has (almost) as many distinct rows as
+    samples and is not discrete. :func:`leakage_score` uses this rule to pick
+    its ``"auto"`` estimator, and :func:`default_adversary` to pick its input
+    encoding.
+
+    Parameters
+    ----------
+    release : array-like of shape (n_samples,) or (n_samples, n_features)
+        The release.
+
+    Returns
+    -------
+    bool
+        Whether the release is discrete.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.metrics import is_discrete_release
+    >>> is_discrete_release(np.eye(3))
+    True
+    >>> rng = np.random.default_rng(0)
+    >>> is_discrete_release(rng.normal(size=(100, 2)))
+    False
+    >>> is_discrete_release(rng.integers(0, 3, 100) + 0.5)
+    True
     """
-    release = np.asarray(release)
+    release = as_2d(release, "release")
     if release.dtype.kind not in "fc":
         return True
-    return bool(np.all(np.isfinite(release)) and np.all(release == np.round(release)))
+    if release.size == 0 or not np.all(np.isfinite(release)):
+        return False
+    if np.all(release == np.round(release)):
+        return True
+    # "+ 0.0" turns -0.0 into 0.0, which np.unique(axis=0) would tell apart.
+    n_distinct = np.unique(release + 0.0, axis=0).shape[0]
+    return bool(n_distinct <= _MAX_DISTINCT_FRACTION * release.shape[0])
 
 
-def _knn_mutual_information(codes, release, n_neighbors):
+def _ross_mutual_information(codes, release, n_neighbors):
     """Ross (2014) kNN estimate of ``I(S; T)``, S discrete, T continuous (max-norm).
 
-    In one dimension this is scikit-learn's estimator behind
-    :func:`~sklearn.feature_selection.mutual_info_classif`; here ``T`` may have
-    several columns. Classes with a single sample are left out, as there.
+    For a sample ``i`` of class ``s`` with ``N_s`` samples, ``d_i`` is the
+    distance to its ``k``-th nearest neighbour of the same class and ``m_i``
+    counts the samples of any class closer than ``d_i`` (``i`` included); the
+    estimate is ``psi(n) + <psi(k)> - <psi(N_s)> - <psi(m_i)>``, clipped at 0.
+    Classes with a single sample are left out. In one dimension this is
+    scikit-learn's ``_compute_mi_cd``, the estimator behind
+    :func:`~sklearn.feature_selection.mutual_info_classif` (which adds a
+    1e-10 jitter first); here ``T`` may have several columns, each divided by
+    its standard deviation so that the max-norm is not ruled by the column
+    with the largest scale. It assumes distinct rows: a row repeated ``k``
+    times or more has ``d_i = 0`` (see :func:`_knn_mutual_information`).
     """
-    release = np.asarray(release, dtype=float)
+    if release.shape[1] > 1:
+        scale = release.std(axis=0)
+        release = release / np.where(scale > 0, scale, 1.0)
     n = release.shape[0]
     radius = np.empty(n)
     k_all = np.empty(n)
     label_counts = np.bincount(codes)[codes]
-    for label in np.unique(codes):
+    for label in np.unique(codes):  # a loop over the values of S, not over the samples
         mask = codes == label
         count = int(mask.sum())
         if count > 1:
@@ -81,8 +137,58 @@ def _knn_mutual_information(codes, release, n_neighbors):
     return float(max(value, 0.0))
 
 
+def _knn_mutual_information(codes, release, n_neighbors):
+    """kNN estimate of ``I(S; T)`` for a release with atoms (repeated rows) and a continuum.
+
+    The kNN estimate of Ross (2014) assumes a continuous release, where no two
+    rows coincide. On repeated rows (ties) it breaks down: the ``k``-th
+    neighbour of a repeated row is at distance 0, and ``T = x + 0.3 S`` with
+    ``x`` on a few levels, which determines ``S``, is estimated at 0. Here the
+    rows seen more than once are *atoms* and the rows seen once the
+    *continuum*: with ``A`` the atom of a row (one extra symbol, ``o``, for
+    all rows of the continuum), a function of ``T``, the chain rule gives
+    exactly
+
+        ``I(S; T) = I(S; A) + P(A = o) I(S; T | A = o)``
+
+    as ``T`` is constant given any atom. ``I(S; A)`` is the plug-in estimate
+    (exact counting of the atoms, biased upwards as a plug-in estimate is, so
+    that it cannot hide leakage), ``I(S; T | A = o)`` the estimate of Ross
+    (2014) on the rows of the continuum. Without ties this is the estimate of
+    Ross (2014) itself; on a release whose rows all repeat it is the plug-in
+    estimate. When the continuum has no value of S seen twice, its rows are
+    counted as atoms too (the plug-in estimate of the whole release).
+
+    References
+    ----------
+    B. C. Ross, "Mutual information between discrete and continuous data
+    sets", PLoS ONE 9(2), 2014.
+    """
+    release = np.asarray(release, dtype=float).reshape(codes.shape[0], -1)
+    # "+ 0.0" turns -0.0 into 0.0, which np.unique(axis=0) would tell apart.
+    _, rows, row_counts = np.unique(release + 0.0, axis=0, return_inverse=True, return_counts=True)
+    rows = rows.reshape(-1)
+    single = row_counts[rows] == 1
+    if single.all():
+        return _ross_mutual_information(codes, release, n_neighbors)
+    continuum_codes = codes[single]
+    if continuum_codes.size == 0 or np.bincount(continuum_codes).max() < 2:
+        return mutual_information_from_samples(codes, rows)
+    atoms = np.where(single, -1, rows)
+    value = mutual_information_from_samples(codes, atoms)
+    value += np.mean(single) * _ross_mutual_information(
+        continuum_codes, release[single], n_neighbors
+    )
+    return float(value)
+
+
 def _gaussian_estimate(sensitive, release):
-    """``I(S; T)`` of the Gaussian with the samples' covariance (S one-hot when discrete)."""
+    """``I(S; T)`` of the Gaussian with the samples' covariance (S one-hot when discrete).
+
+    A parametric estimate: it sees only the linear (second-moment) dependence
+    between S and the release, so that it can under-estimate, down to zero,
+    the leakage of a release that is not jointly Gaussian with S.
+    """
     if sensitive.dtype.kind in "fc" and not is_discrete_release(sensitive):
         s_block = sensitive.astype(float)
     else:
@@ -119,14 +225,30 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
         - ``"plugin"``: mutual information of the empirical joint pmf, the rows
           of the release taken as symbols (as
           :func:`sklearn.metrics.mutual_info_score`);
-        - ``"miller_madow"``: the same with Miller-Madow bias correction;
+        - ``"miller_madow"``: the same with Miller-Madow bias correction,
+          clipped at zero;
         - ``"gaussian"``: the mutual information of a Gaussian with the sample
-          covariance of (S, release), S one-hot encoded when discrete; exact
-          for jointly Gaussian data, an approximation otherwise;
+          covariance of (S, release), S one-hot encoded when discrete. A
+          parametric estimate, exact for jointly Gaussian data; it measures
+          only the linear dependence, so it **can under-estimate the leakage
+          of a non-Gaussian release**, down to nearly zero for a release
+          that determines S but is only weakly correlated with it (about
+          0.002 nats for ``x + 0.3 * S``, ``x`` uniform on 5 levels and S a
+          fair bit, where ``H(S) = 0.69``). It warns on a release
+          that looks discrete (see :func:`is_discrete_release`), where
+          ``"plugin"`` is the estimate to use;
         - ``"knn"``: the k-nearest-neighbour estimate of Ross (2014) for
-          discrete S and a continuous release of any dimension;
+          discrete S and a continuous release of any dimension (columns
+          scaled to unit variance). Rows seen more than once (ties) are
+          counted exactly, as atoms, by the chain rule
+          ``I(S; T) = I(S; A) + P(A = o) I(S; T | A = o)`` (``A`` the atom of a
+          row, ``o`` for rows seen once): the plug-in estimate on the atoms
+          and the kNN estimate on the rows seen once. On a release with no
+          ties it is Ross's estimate, on one whose rows all repeat the
+          plug-in estimate;
         - ``"auto"``: ``"plugin"`` for a discrete release (see
-          :func:`is_discrete_release`), ``"knn"`` otherwise.
+          :func:`is_discrete_release`: non-float values, integer values, or at
+          most ``n_samples / 10`` distinct rows), ``"knn"`` otherwise.
     n_neighbors : int, default=3
         Neighbours of the kNN estimate.
 
@@ -134,6 +256,17 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
     -------
     float
         Estimated ``I(S; release)`` in nats (non-negative).
+
+    Raises
+    ------
+    ValueError
+        If S or the release contains missing values (None, NaN, pd.NA) or
+        infinite values, or if they differ in length.
+
+    Warns
+    -----
+    UserWarning
+        With ``estimator="gaussian"`` on a discrete-looking release.
 
     Examples
     --------
@@ -152,6 +285,15 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
     if estimator in ("plugin", "miller_madow"):
         return mutual_information_from_samples(sensitive, release, method=estimator)
     if estimator == "gaussian":
+        if is_discrete_release(release):
+            warnings.warn(
+                "The release looks discrete (non-float, integer values or at most "
+                "n_samples / 10 distinct rows); the Gaussian estimate sees only the linear "
+                "dependence on S and can under-estimate its leakage. Use "
+                "estimator='plugin' for a discrete release.",
+                UserWarning,
+                stacklevel=3,
+            )
         return _gaussian_estimate(sensitive, release)
     codes, _ = encode_symbols(sensitive, name="sensitive")
     return _knn_mutual_information(codes, release, n_neighbors)

@@ -72,6 +72,27 @@ def test_miller_madow_correction():
     assert h == pytest.approx(2 / (2 * n))
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_miller_madow_estimate_is_clipped_at_zero(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, 60)
+    b = rng.integers(0, 4, 60)  # independent: the correction is negative
+    plugin = mutual_information_from_samples(a, b)
+    m_ab = np.unique(np.c_[a, b], axis=0).shape[0]
+    correction = (np.unique(a).size + np.unique(b).size - m_ab - 1) / (2 * 60)
+    corrected = mutual_information_from_samples(a, b, method="miller_madow")
+    assert corrected == pytest.approx(max(plugin + correction, 0.0), abs=1e-15)
+    assert corrected >= 0.0
+
+
+def test_miller_madow_clipping_case():
+    # 2 x 2 cells all seen, plug-in below the correction -1 / (2 n)
+    a = np.array([0, 0, 1, 1, 0, 1, 0, 1])
+    b = np.array([0, 1, 0, 1, 0, 1, 1, 0])
+    assert mutual_information_from_samples(a, b) < 1 / 16
+    assert mutual_information_from_samples(a, b, method="miller_madow") == 0.0
+
+
 def test_rows_form_joint_symbols():
     codes, symbols = encode_symbols(np.array([[1, "a"], [2, "b"], [1, "a"]], dtype=object))
     assert codes[0] == codes[2] != codes[1]
