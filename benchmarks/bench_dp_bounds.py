@@ -42,11 +42,13 @@ def bounds(delta, R):
 
 
 def gib_beta(x, y, eps, delta, R):
-    crit = GaussianIBTransformer(beta=1e12).fit(x, y).critical_betas_.min()
+    crit = GaussianIBTransformer(fit_data="public", beta=1e12).fit(x, y).critical_betas_.min()
     lo, hi = np.log(1e-12), np.log(1e12)
     for _ in range(70):
         mid = 0.5 * (lo + hi)
-        m = GaussianIBTransformer(beta=crit + np.exp(mid), clip_radius=R, delta=delta).fit(x, y)
+        m = GaussianIBTransformer(
+            fit_data="public", beta=crit + np.exp(mid), clip_radius=R, delta=delta
+        ).fit(x, y)
         lo, hi = (lo, mid) if m.epsilon_ > eps else (mid, hi)
     return crit + np.exp(lo)
 
@@ -57,13 +59,17 @@ def toy(delta, R, n, seed=0):
     x = rng.normal(size=(n, 1))
     rows = []
     for eps in [0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32]:
-        mech = L2CompressionDP(epsilon=eps, delta=delta, clip_radius=R, random_state=seed).fit(x)
+        mech = L2CompressionDP(
+            fit_data="public", epsilon=eps, delta=delta, clip_radius=R, random_state=seed
+        ).fit(x)
         t = mech.transform(x)[:, 0] - mech.mean_[0]
         rows.append(("L2", 0.0, eps, float(np.mean((t > 0) == (x[:, 0] > 0)))))
         for rho in (0.3, 0.6, 0.9):
             y = rho * x[:, 0] + np.sqrt(1 - rho**2) * rng.normal(size=n)
             beta = gib_beta(x, y, eps, delta, R)
-            gib = GaussianIBTransformer(beta=beta, clip_radius=R, delta=delta, random_state=seed)
+            gib = GaussianIBTransformer(
+                fit_data="public", beta=beta, clip_radius=R, delta=delta, random_state=seed
+            )
             t = gib.fit(x, y).transform(x)[:, 0] * np.sign(gib.components_[0, 0])
             rows.append(("GIB", rho, eps, float(np.mean((t > 0) == (x[:, 0] > 0)))))
     return rows

@@ -24,12 +24,16 @@ LEGAL = ["Alcohol", "Caff", "Choc", "Nicotine"]
 
 def gib_for_epsilon(X, Y, epsilon, delta, radius):
     """Largest beta whose GIB release is (epsilon, delta)-DP (epsilon_ grows with beta)."""
-    base = GaussianIBTransformer(beta=1e12, clip_radius=radius, delta=delta).fit(X, Y)
+    base = GaussianIBTransformer(fit_data="public", beta=1e12, clip_radius=radius, delta=delta).fit(
+        X, Y
+    )
     crit = base.critical_betas_.min()
     lo, hi = np.log(1e-12), np.log(1e12)  # log(beta - crit)
     for _ in range(80):
         mid = 0.5 * (lo + hi)
-        eps = GaussianIBTransformer(beta=crit + np.exp(mid), clip_radius=radius, delta=delta)
+        eps = GaussianIBTransformer(
+            fit_data="public", beta=crit + np.exp(mid), clip_radius=radius, delta=delta
+        )
         if eps.fit(X, Y).epsilon_ > epsilon:
             hi = mid
         else:
@@ -85,10 +89,12 @@ def main():
 
     def l2_release(X, R):
         def make(eps):
-            mech = L2CompressionDP(epsilon=eps, delta=delta, clip_radius=R).fit(X)
+            fit_args = (X,)
+            mech = L2CompressionDP(fit_data="public", epsilon=eps, delta=delta, clip_radius=R)
 
             def release(rng):
-                mech.set_params(random_state=int(rng.integers(2**31)))
+                # a public fit is deterministic: refitting restarts the release stream
+                mech.set_params(random_state=int(rng.integers(2**31))).fit(*fit_args)
                 return mech.transform(X)
 
             return release
@@ -98,10 +104,12 @@ def main():
     def gib_release(X, Y, R):
         def make(eps):
             beta = gib_for_epsilon(X, Y, eps, delta, R)
-            mech = GaussianIBTransformer(beta=beta, clip_radius=R, delta=delta).fit(X, Y)
+            fit_args = (X, Y)
+            mech = GaussianIBTransformer(fit_data="public", beta=beta, clip_radius=R, delta=delta)
 
             def release(rng):
-                mech.set_params(random_state=int(rng.integers(2**31)))
+                # a public fit is deterministic: refitting restarts the release stream
+                mech.set_params(random_state=int(rng.integers(2**31))).fit(*fit_args)
                 return mech.transform(X)
 
             return release

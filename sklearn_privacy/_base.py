@@ -16,6 +16,7 @@ Giving S both ways, or neither to a mechanism that needs it, raises a
 and :meth:`BaseMechanism._release`; this class does all validation around them.
 """
 
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -25,28 +26,15 @@ from sklearn.utils._param_validation import Hidden
 from sklearn.utils.validation import (
     _check_feature_names_in,
     _is_arraylike_not_scalar,
+    check_array,
     check_is_fitted,
     validate_data,
 )
 
+from sklearn_privacy.exceptions import PrivacyLeakWarning
+from sklearn_privacy.utils._random import check_generator, check_seed_sequence
+
 __all__ = ["BaseMechanism", "as_2d", "check_generator", "check_sensitive"]
-
-
-def check_generator(random_state):
-    """Turn ``random_state`` into a :class:`numpy.random.Generator`.
-
-    ``None`` gives fresh OS entropy, an int a seeded generator, a legacy
-    ``RandomState`` a generator seeded from it, a ``Generator`` itself.
-    """
-    if random_state is None:
-        return np.random.default_rng()
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))
-    if isinstance(random_state, Integral):
-        return np.random.default_rng(int(random_state))
-    raise ValueError(f"random_state must be None, an int or a RandomState, got {random_state!r}.")
 
 
 class BaseMechanism(TransformerMixin, BaseEstimator):
@@ -62,8 +50,14 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         ``(n_samples, n_sensitive)`` or ``None`` when none was given and the
         mechanism does not need it, ``y`` the target as given.
     ``_release(self, X, rng)``
-        Return the release for the validated columns ``X``; ``rng`` is a
-        :class:`numpy.random.Generator` drawn from ``random_state``.
+        Return the release for the validated columns ``X``; ``rng`` is the
+        fitted mechanism's release stream (a :class:`numpy.random.Generator`
+        that advances with every call, so no two releases share noise).
+
+    Randomness at fit (a private estimate, a trained network) draws from
+    ``self._fit_rng``, a stream independent of the release stream: both are
+    spawned from one :class:`numpy.random.SeedSequence` made from
+    ``random_state`` at every ``fit``.
 
     and optionally ``_distortion(self, X, Xt)`` (the mean distortion between
     released columns and their release, used by the distortion scorer) and
@@ -72,15 +66,19 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     Class switches: ``_requires_sensitive`` (fit fails without S),
     ``_categorical_input`` (columns are categories: object and string columns are
     accepted as they are), ``_randomized_release`` (the release is random: sets
-    scikit-learn's ``non_deterministic`` tag).
+    scikit-learn's ``non_deterministic`` tag). A method ``_claims_dp`` says
+    whether the fitted mechanism reports a differential-privacy guarantee; such
+    a mechanism given an integer ``random_state`` warns with
+    :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`.
 
-    With an integer ``random_state`` every call of ``transform`` draws the same
-    noise, so that a release is reproducible; use ``None`` for fresh noise.
+    Every ``transform`` draws fresh noise. An integer ``random_state`` makes the
+    *sequence* of releases of a freshly fitted mechanism reproducible (first
+    release, second release, ...), never two identical noises from one fit.
     """
 
     _parameter_constraints: dict = {
         "sensitive": [None, Integral, str, "array-like", Hidden(slice)],
-        "random_state": ["random_state"],
+        "random_state": ["random_state", np.random.Generator],
     }
 
     _requires_sensitive = True
@@ -90,6 +88,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     def _needs_sensitive(self):
         """Whether fit needs S; a method so that a parameter may decide it."""
         return self._requires_sensitive
+
+    def _claims_dp(self):
+        """Whether the mechanism reports a differential-privacy guarantee."""
+        return False
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
@@ -113,8 +115,29 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             The fitted mechanism.
         """
         X_release, S = self._validate_fit_input(X, sensitive)
+        self._spawn_streams()
         self._fit_mechanism(X_release, S, y)
         return self
+
+    def _spawn_streams(self):
+        """Independent fit-time and release streams from one seed (see the class docstring)."""
+        if (
+            self._claims_dp()
+            and isinstance(self.random_state, Integral)
+            and not isinstance(self.random_state, bool)
+        ):
+            warnings.warn(
+                f"{self.__class__.__name__}(random_state={self.random_state!r}): every "
+                "mechanism fitted with this seed draws the same sequence of noises, so two "
+                "published releases made from it can be subtracted to remove the noise, and "
+                "the reported epsilon_ does not hold for them together. Use a fixed seed "
+                "for experiments only; publish releases made with random_state=None.",
+                PrivacyLeakWarning,
+                stacklevel=3,
+            )
+        fit_seed, release_seed = check_seed_sequence(self.random_state).spawn(2)
+        self._fit_rng = np.random.default_rng(fit_seed)
+        self._release_rng = np.random.default_rng(release_seed)
 
     def transform(self, X):
         """Release ``X`` through the fitted mechanism.
@@ -132,7 +155,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X_release, _ = self._split_sensitive(self._validate_X(X, reset=False))
-        return self._release(X_release, check_generator(self.random_state))
+        return self._release(X_release, self._release_rng)
 
     def get_feature_names_out(self, input_features=None):
         """Names of the released features.
@@ -178,7 +201,14 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
 
     # ----------------------------------------------------------- validation
     def _validate_X(self, X, *, reset):
-        kwargs = {"dtype": None} if self._categorical_input else {}
+        kwargs = {}
+        if self._categorical_input:
+            kwargs = {"dtype": None}
+        elif self.sensitive is not None:
+            # S columns may hold labels (strings) even when the released columns are
+            # numbers: keep X as it is here and convert the released columns alone
+            # (``_split_sensitive``), so that an error names the right columns.
+            kwargs = {"dtype": None, "ensure_all_finite": False}
         # Fitting needs two rows (S must vary); a fitted mechanism releases a single row too.
         return validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1, **kwargs)
 
@@ -253,7 +283,28 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         """Split validated ``X`` into (released columns, S columns or None)."""
         if self.sensitive_columns_.size == 0:
             return X, None
-        return X[:, self.release_columns_], X[:, self.sensitive_columns_]
+        X_release, S = X[:, self.release_columns_], X[:, self.sensitive_columns_]
+        if not self._categorical_input:
+            try:
+                X_release = check_array(X_release, dtype=np.float64, input_name="X")
+            except ValueError as exc:
+                if "could not convert" not in str(exc):
+                    raise
+                raise ValueError(
+                    f"{self.__class__.__name__} releases numeric columns, but the released "
+                    f"columns of X (all but the sensitive ones, sensitive={self.sensitive!r}) "
+                    f"hold non-numeric values: {exc}"
+                ) from exc
+            if S.dtype == object:
+                # S may hold numbers or labels; anything else (a dict, a list) raises
+                # numpy's TypeError here, as it does for numeric columns.
+                try:
+                    S.astype(np.float64)
+                except ValueError:
+                    pass
+            elif S.dtype.kind in "fc" and not np.all(np.isfinite(S)):
+                raise ValueError("The sensitive columns of X contain NaN or infinite values.")
+        return X_release, S
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

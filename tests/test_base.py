@@ -52,11 +52,39 @@ def test_sensitive_indices_and_negative_index():
     np.testing.assert_array_equal(mech.release_columns_, [0, 1])
 
 
-def test_same_seed_same_release(frame):
+def test_every_transform_draws_fresh_noise(frame):
     mech = NoisyRelease(sensitive="s", random_state=3).fit(frame)
-    np.testing.assert_array_equal(mech.transform(frame), mech.transform(frame))
-    fresh = NoisyRelease(sensitive="s", random_state=None).fit(frame)
-    assert not np.array_equal(fresh.transform(frame), fresh.transform(frame))
+    first, second = mech.transform(frame), mech.transform(frame)
+    assert not np.array_equal(first, second)
+    # an int seed makes the sequence of releases after fit reproducible
+    again = NoisyRelease(sensitive="s", random_state=3).fit(frame)
+    np.testing.assert_array_equal(again.transform(frame), first)
+    np.testing.assert_array_equal(again.transform(frame), second)
+    # refitting restarts the sequence; None gives a new one
+    np.testing.assert_array_equal(mech.fit(frame).transform(frame), first)
+    fresh = NoisyRelease(sensitive="s").fit(frame)
+    assert not np.array_equal(fresh.transform(frame), first)
+
+
+def test_fit_and_release_streams_are_independent(frame):
+    mech = NoisyRelease(sensitive="s", random_state=3).fit(frame)
+    fit_draws = mech._fit_rng.standard_normal(1000)
+    release_noise = (mech.transform(frame) - frame[["a", "b"]].to_numpy()).ravel()
+    assert not np.isin(release_noise, fit_draws).any()
+    parent = np.random.SeedSequence(3)
+    fit_seed, release_seed = parent.spawn(2)
+    np.testing.assert_array_equal(fit_draws, np.random.default_rng(fit_seed).standard_normal(1000))
+    np.testing.assert_allclose(
+        release_noise[:2], np.random.default_rng(release_seed).standard_normal(2)
+    )
+
+
+def test_generator_random_state_spawns_a_new_stream_each_fit(frame):
+    gen = np.random.default_rng(0)
+    mech = NoisyRelease(sensitive="s", random_state=gen)
+    first = mech.fit(frame).transform(frame)
+    second = mech.fit(frame).transform(frame)
+    assert not np.array_equal(first, second)
 
 
 @pytest.mark.parametrize(

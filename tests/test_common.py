@@ -32,10 +32,15 @@ INIT_PARAMS = {
     ],
     # A budget of 1 (Hamming distortion is at most 1) keeps the checks' continuous data fast.
     ConvexPrivacyMapping: [{"max_distortion": 1.0, "sensitive": [0], "random_state": 0}],
-    GaussianIBTransformer: [{"beta": 1e6, "random_state": 0}],
+    # A private fit with a large budget keeps the checks' tiny data sets usable.
+    GaussianIBTransformer: [
+        {"beta": 1e6, "fit_data": "public", "random_state": 0},
+        {"beta": 1e6, "fit_epsilon": 1e6, "random_state": 0},
+    ],
     L2CompressionDP: [
         {"epsilon": 2.0, "random_state": 0},
-        {"epsilon": None, "beta": 1e3, "clip_radius": 10.0, "random_state": 0},
+        {"epsilon": None, "beta": 1e3, "clip_radius": 10.0, "fit_data": "public"},
+        {"epsilon": None, "beta": 1e3, "fit_epsilon": 1e3, "random_state": 0},
     ],
 }
 

@@ -27,13 +27,18 @@ X = np.column_stack([s, X[:, 1:]])
 pipe = Pipeline(
     [
         ("scale", StandardScaler()),
-        ("privacy", L2CompressionDP(sensitive=[0], clip_radius=6.0, random_state=0)),
+        ("privacy", L2CompressionDP(sensitive=[0], clip_radius=6.0)),
         ("clf", LogisticRegression(max_iter=2000)),
     ]
 )
 result = tradeoff_curve(
-    pipe, X, y, param_name="privacy__epsilon", param_range=[1, 5, 20, 100, 1000],
-    scoring={"accuracy": "accuracy", "leakage": make_leakage_scorer(estimator="knn")}, cv=5,
+    pipe,
+    X,
+    y,
+    param_name="privacy__epsilon",
+    param_range=[1, 5, 20, 100, 1000],
+    scoring={"accuracy": "accuracy", "leakage": make_leakage_scorer(estimator="knn")},
+    cv=5,
 )
 display = TradeoffDisplay.from_tradeoff(result, leakage="leakage", utility="accuracy")
 display.plot()

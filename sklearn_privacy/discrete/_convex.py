@@ -7,7 +7,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_privacy._base import BaseMechanism, check_generator
+from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._convex_solvers import (
     min_achievable_distortion,
@@ -84,7 +84,8 @@ default="hamming"
     sensitive : int, str, array-like or None, default=None
         Columns of ``X`` holding S; ``None`` to pass S as ``fit(..., sensitive=S)``.
     random_state : int, RandomState, Generator or None, default=None
-        Draws of the release.
+        Draws of the release; each ``transform`` draws afresh, an int makes
+        the sequence of releases after ``fit`` reproducible.
 
     Attributes
     ----------
@@ -253,7 +254,7 @@ default="hamming"
         """
         check_is_fitted(self)
         X_release, S = self._split_sensitive(self._validate_X(X, reset=False))
-        rng = check_generator(self.random_state)
+        rng = self._release_rng
         if self.observation == "full":
             return self._release_full(X_release, S, rng)
         return self._release(X_release, rng)

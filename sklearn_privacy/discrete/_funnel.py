@@ -194,8 +194,9 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         the column is probably continuous and fit fails saying so.
     sensitive : int, str or array-like, default=None
         Columns of X holding S (names or indices); otherwise pass S to fit.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the draws of ``output="sample"``.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the draws of ``output="sample"``; each ``transform`` draws
+        afresh, an int makes the sequence of draws after ``fit`` reproducible.
 
     Attributes
     ----------

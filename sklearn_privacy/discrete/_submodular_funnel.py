@@ -47,8 +47,9 @@ class SubmodularFunnel(_MergeMechanism):
         Largest number of distinct values of one released column.
     sensitive : int, str or array-like, default=None
         Columns of X holding S (names or indices); otherwise pass S to fit.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the draws of ``output="sample"``.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the draws of ``output="sample"``; each ``transform`` draws
+        afresh, an int makes the sequence of draws after ``fit`` reproducible.
 
     Attributes
     ----------

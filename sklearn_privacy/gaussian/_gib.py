@@ -7,15 +7,20 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import clip_rows, gaussian_epsilon, gib_exponential_epsilon
+from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, gib_exponential_epsilon
+from sklearn_privacy.dp._estimation import row_norms_safe
 from sklearn_privacy.gaussian._encoding import gaussian_leakage, numeric_matrix
+from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
 from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
 )
 
+# Budget of the private fit-time estimates when fit_epsilon is None.
+_DEFAULT_FIT_EPSILON = 1.0
 
-class GaussianIBTransformer(BaseMechanism):
+
+class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
     """Linear-Gaussian release ``T = A (x - mean) + N(0, I)`` from a bottleneck or a funnel.
 
     ``objective="bottleneck"`` (default): the Gaussian information bottleneck
@@ -32,9 +37,14 @@ class GaussianIBTransformer(BaseMechanism):
     the knob of the funnel is ``disclosure`` (nats); see
     :func:`~sklearn_privacy.gaussian.gaussian_privacy_funnel`.
 
-    With ``clip_radius`` the centred rows are clipped to that ball and the
-    release is (epsilon, delta)-DP under replace-one neighbours with
-    sensitivity ``2 R ||A||_2`` (unit noise; thesis sec. 5.4 with the factor 2).
+    The centred rows are clipped to a ball of radius R and the release is
+    (epsilon, delta)-DP under replace-one neighbours with sensitivity
+    ``2 R ||A||_2`` (unit noise; thesis sec. 5.4 with the factor 2). The
+    guarantee covers everything published: with ``fit_data="private"``
+    (default) the mean and the joint covariance of (X, relevance) that A is
+    computed from are private estimates, composed with the releases exactly
+    (Gaussian differential privacy); with ``fit_data="public"`` the fit rows
+    are declared public and only the releases are accounted for.
 
     Parameters
     ----------
@@ -49,15 +59,28 @@ class GaussianIBTransformer(BaseMechanism):
         Columns used as the relevance variable instead of ``y``; they are not
         released.
     clip_radius : float or None, default=None
-        Clipping radius R of the centred rows; ``None`` clips nothing and gives
-        no DP guarantee (``epsilon_ = inf``).
+        Public clipping radius R of the centred rows. ``None``: the private
+        radius of the fit-time estimates with ``fit_data="private"``, the
+        largest centred norm of the public fit rows with ``fit_data="public"``.
     delta : float, default=1e-5
         The delta at which ``epsilon_`` is reported.
+    fit_data : {"private", "public"}, default="private"
+        - "private": the fit rows (and y, S) are private; the mean and joint
+          covariance are estimated with Gaussian mechanisms and accounted for.
+        - "public": the fit rows are public; the fitted attributes are exact
+          and cost nothing.
+    fit_epsilon : float or None, default=None
+        Budget of the private estimates (epsilon at ``delta`` on its own),
+        with ``fit_data="private"``; ``None`` spends 1.0. Must be None with
+        ``fit_data="public"``.
     sensitive : column names or indices, default=None
         S columns (needed by the funnel; with the bottleneck only ``leakage_``
         uses them).
-    random_state : int, RandomState instance or None, default=None
-        Noise of the release.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the private estimates and the releases (independent streams).
+        Each ``transform`` draws fresh noise; an int makes the sequence of
+        releases reproducible for experiments and warns with
+        :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`.
 
     Attributes
     ----------
@@ -78,9 +101,19 @@ class GaussianIBTransformer(BaseMechanism):
     leakage_ : float
         ``I(S;T)`` in nats when S is known, else ``rate_`` (an upper bound).
     epsilon_, delta_ : float
-        DP guarantee of one ``transform`` (``inf`` without ``clip_radius``).
+        Guarantee of the fitted attributes plus one ``transform``.
+    release_epsilon_ : float
+        Epsilon of one release alone, at ``delta_``.
+    accountant_ : GaussianAccountant
+        Every Gaussian mechanism run on private data: the private estimates
+        of ``fit`` and one entry per ``transform`` made since.
+    radius_ : float
+        Clipping radius R of the release.
+    sensitivity_ : float
+        ``2 R ||A||_2``, the sensitivity of one release (unit noise).
     epsilon_exponential_ : float
-        Exponential-mechanism bound of thesis Cor. 2 (bottleneck with a radius).
+        Exponential-mechanism bound of thesis Cor. 2 for one release
+        (bottleneck only; ``inf`` for the funnel).
     n_components_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -96,9 +129,9 @@ class GaussianIBTransformer(BaseMechanism):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(1000, 3))
     >>> y = X[:, 0] + 0.5 * rng.normal(size=1000)
-    >>> gib = GaussianIBTransformer(beta=20.0, clip_radius=3.0, random_state=0).fit(X, y)
-    >>> gib.transform(X).shape, gib.n_components_
-    ((1000, 1), 1)
+    >>> gib = GaussianIBTransformer(beta=1.3, fit_data="public", clip_radius=1.0).fit(X, y)
+    >>> gib.transform(X).shape, gib.n_components_, round(gib.epsilon_, 2)
+    ((1000, 1), 1, 2.73)
     """
 
     _parameter_constraints: dict = {
@@ -109,6 +142,7 @@ class GaussianIBTransformer(BaseMechanism):
         "relevance": [None, Integral, str, "array-like"],
         "clip_radius": [None, Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="neither")],
+        **FIT_DATA_CONSTRAINTS,
     }
     _requires_sensitive = False
 
@@ -121,6 +155,8 @@ class GaussianIBTransformer(BaseMechanism):
         relevance=None,
         clip_radius=None,
         delta=1e-5,
+        fit_data="private",
+        fit_epsilon=None,
         sensitive=None,
         random_state=None,
     ):
@@ -130,6 +166,8 @@ class GaussianIBTransformer(BaseMechanism):
         self.relevance = relevance
         self.clip_radius = clip_radius
         self.delta = delta
+        self.fit_data = fit_data
+        self.fit_epsilon = fit_epsilon
         self.sensitive = sensitive
         self.random_state = random_state
 
@@ -186,10 +224,19 @@ class GaussianIBTransformer(BaseMechanism):
             if Y.shape[0] != X.shape[0]:
                 raise ValueError(f"y has {Y.shape[0]} rows but X has {X.shape[0]}.")
 
-        self.mean_ = Xf.mean(axis=0)
-        Z = np.hstack([Xf - self.mean_, Y - Y.mean(axis=0)])
-        joint = Z.T @ Z / max(Z.shape[0] - 1, 1)
         d = Xf.shape[1]
+        check_scale(Xf)
+        check_scale(Y, "the sensitive variable" if self.objective == "funnel" else "y")
+        Z = np.hstack([Xf, Y])
+        mean, joint, radius = self._fit_moments(
+            Z, self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)), None
+        )
+        self.mean_ = mean[:d]
+        if self.clip_radius is not None:
+            radius = float(self.clip_radius)
+        elif self.fit_data == "public":
+            radius = max(float(row_norms_safe(Xf - self.mean_).max()), np.finfo(float).tiny)
+        self.radius_ = radius
         cov_x, cov_xy, cov_y = joint[:d, :d], joint[:d, d:], joint[d:, d:]
         try:
             if self.objective == "funnel":
@@ -231,20 +278,12 @@ class GaussianIBTransformer(BaseMechanism):
         else:
             self.leakage_ = self.rate_
 
-        self.delta_ = float(self.delta)
-        if self.clip_radius is None:
-            self.sensitivity_ = np.inf
-            self.epsilon_ = np.inf
-            self.epsilon_exponential_ = np.inf
-        else:
-            R = float(self.clip_radius)
-            self.sensitivity_ = 2.0 * R * float(np.linalg.norm(A, 2))
-            self.epsilon_ = gaussian_epsilon(1.0, self.delta, self.sensitivity_)
-            self.epsilon_exponential_ = np.inf
-            if self.objective == "bottleneck":
-                self.epsilon_exponential_ = self._exponential_bound(
-                    A, cov_x, cov_xy, cov_y, cov_t, R
-                )
+        self._set_guarantee(2.0 * self.radius_ * float(np.linalg.norm(A, 2)) if A.size else 0.0)
+        self.epsilon_exponential_ = np.inf
+        if self.objective == "bottleneck" and A.size:
+            self.epsilon_exponential_ = self._exponential_bound(
+                A, cov_x, cov_xy, cov_y, cov_t, self.radius_
+            )
 
     def _exponential_bound(self, A, cov_x, cov_xy, cov_y, cov_t, R):
         # thesis Cor. 2: P = Sigma_{Y|T}^{-1/2} Sigma_YX Sigma_X^{-1}, Q from eq. A.113
@@ -252,7 +291,7 @@ class GaussianIBTransformer(BaseMechanism):
         cov_y_t = cov_y - cov_ty.T @ np.linalg.solve(cov_t, cov_ty)
         w, v = np.linalg.eigh(0.5 * (cov_y_t + cov_y_t.T))
         inv_sqrt = (v / np.sqrt(np.maximum(w, np.finfo(float).tiny))) @ v.T
-        P = inv_sqrt @ cov_xy.T @ np.linalg.inv(cov_x)
+        P = inv_sqrt @ np.linalg.solve(cov_x, cov_xy).T
         Q = inv_sqrt @ cov_ty.T @ np.linalg.solve(cov_t, cov_ty) @ inv_sqrt
         return gib_exponential_epsilon(
             self.beta, float(np.linalg.norm(P, 2)), 0.5 * (Q + Q.T), R, self.delta
@@ -260,12 +299,9 @@ class GaussianIBTransformer(BaseMechanism):
 
     def _release(self, X, rng):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
-        if self.clip_radius is None:
-            Xc = X - self.mean_
-        else:
-            Xc = clip_rows(X, self.clip_radius, center=self.mean_)
-        T = Xc @ self.components_.T
+        T = clip_rows(X, self.radius_, center=self.mean_) @ self.components_.T
         T += rng.standard_normal(T.shape)
+        self._record_release()
         return T
 
     def get_feature_names_out(self, input_features=None):

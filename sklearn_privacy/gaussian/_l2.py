@@ -1,82 +1,100 @@
 """L2CompressionDP: optimal linear compression under squared error, with a DP guarantee."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import (
-    clip_rows,
-    dp_covariance,
-    gaussian_epsilon,
-    gaussian_max_sensitivity,
-    l2_exponential_epsilon,
-)
+from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.gaussian._encoding import gaussian_leakage, numeric_matrix
-from sklearn_privacy.gaussian._solvers import l2_compression
+from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
+from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
+
+# Share of the GDP budget (of mu^2) that a private fit spends when fit_epsilon is None.
+_DEFAULT_FIT_SHARE = 0.25
 
 
-class L2CompressionDP(BaseMechanism):
+class L2CompressionDP(GaussianDPMixin, BaseMechanism):
     """Optimal linear-Gaussian compression under squared error with a DP guarantee.
 
     Releases ``t = c + V_k (a * V_k^T clip(x - c) + xi)`` with
     ``xi ~ N(0, diag(lambda))``: the rate-distortion optimum for Gaussian data
     (dp-compression-kohler2018, Thm. 3.2.1; reverse water-filling with level
     ``1 / beta``), components with ``beta s_i <= 1`` pruned (sec. 3.3). Rows are
-    clipped to the ball of radius ``clip_radius`` around the centre ``c``, and
-    the release is (epsilon, delta)-DP under replace-one neighbours with the
-    exact Mahalanobis sensitivity ``2 R ||Lambda^{-1/2} A||_2 = 2 R sqrt(beta -
-    1 / s_max)`` (analytic Gaussian mechanism, Balle and Wang 2018).
+    clipped to the ball of radius R around the centre ``c``, and the release is
+    (epsilon, delta)-DP under replace-one neighbours with the exact Mahalanobis
+    sensitivity ``2 R max_i a_i / sqrt(lambda_i) = 2 R sqrt(beta - 1 / s_max)``
+    (analytic Gaussian mechanism, Balle and Wang 2018).
 
-    The trade-off knob is ``beta`` or, equivalently, a target ``epsilon``: the
-    largest (least distorting) beta that meets ``(epsilon, delta)`` is found in
-    closed form.
+    The guarantee covers everything published: the release rows and the
+    fitted centre, components, scales and radius. With ``fit_data="private"``
+    (default) those come from private estimates (a private norm quantile for
+    the radius, a private mean and covariance), composed with the releases
+    exactly as Gaussian differential privacy; with ``fit_data="public"`` the
+    fit rows are declared public and only the releases are accounted for.
+
+    The trade-off knob is ``epsilon`` (the largest, least distorting beta that
+    meets it is found in closed form) or ``beta``.
 
     Parameters
     ----------
     epsilon : float or None, default=1.0
-        Target total epsilon (covariance estimation included). Give ``None``
-        when ``beta`` is given.
+        Target epsilon of the fitted attributes plus one release, at ``delta``.
+        Give ``None`` when ``beta`` is given.
     beta : float or None, default=None
         Lagrange multiplier of the rate-distortion problem; ``epsilon`` must
         then be ``None`` and ``epsilon_`` reports the guarantee reached.
     delta : float, default=1e-5
-        Total delta in (0, 1).
+        Delta in (0, 1) of the whole guarantee.
     clip_radius : float or None, default=None
-        Radius R of the L2 ball (around the centre) that rows are clipped to.
-        ``None`` takes the largest norm of the centred fit rows, which is only a
-        valid guarantee when the fit data is public.
+        Public radius R of the ball around the centre that rows are clipped
+        to. ``None``: estimated privately (a 95 % quantile of the centred row
+        norms) with ``fit_data="private"``, or the largest centred norm of the
+        public fit rows with ``fit_data="public"``.
     n_components : int or None, default=None
         Keep at most this many principal components (extra pruning, sec. 3.3).
-    covariance_epsilon : float or None, default=None
-        ``None``: the mean and covariance come from ``fit``'s data, taken as
-        public (fit on public rows, transform private ones). A float: they are
-        estimated with this epsilon ("Analyze Gauss", :func:`~sklearn_privacy.dp.dp_covariance`)
-        on rows clipped to ``clip_radius`` around the origin, and the budget is
-        composed with the release's.
-    covariance_delta : float or None, default=None
-        Delta of the covariance estimate; ``delta / 2`` when ``None``.
+    fit_data : {"private", "public"}, default="private"
+        - "private": the fit rows are private; centre, covariance and radius
+          are estimated with Gaussian mechanisms and accounted for.
+        - "public": the fit rows are public (fit on public rows, transform
+          private ones); the fitted attributes are exact and cost nothing.
+    fit_epsilon : float or None, default=None
+        Budget of the private estimates (epsilon at ``delta`` on its own),
+        with ``fit_data="private"``. ``None``: a quarter of the total budget
+        (of ``mu^2`` in Gaussian DP terms) when ``epsilon`` is given; required
+        with ``beta``.
     sensitive : column names or indices, default=None
         Optional S columns (not released); used only to report ``leakage_``.
-    random_state : int, RandomState instance or None, default=None
-        Noise of the covariance estimate and of the release.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the private estimates and the releases (independent streams).
+        Each ``transform`` draws fresh noise; an int makes the sequence of
+        releases reproducible for experiments and warns with
+        :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: never publish
+        two releases made from one seed.
 
     Attributes
     ----------
     beta_ : float
         The multiplier used.
     epsilon_, delta_ : float
-        Guarantee of one ``transform`` of a data set (composed with the
-        covariance estimate when it was private).
-    release_epsilon_, release_delta_ : float
-        The release's share.
+        Guarantee of the fitted attributes plus one ``transform``, computed
+        from the clipping radius, map and noise actually used.
+    release_epsilon_ : float
+        Epsilon of one release alone, at ``delta_``.
+    accountant_ : GaussianAccountant
+        Every Gaussian mechanism run on private data: the private estimates
+        of ``fit`` and one entry per ``transform`` made since.
     epsilon_exponential_ : float
-        The looser exponential-mechanism bound of thesis Cor. 1, for comparison.
+        The looser exponential-mechanism bound of thesis Cor. 1 for one
+        release, for comparison.
     components_ : ndarray of shape (`n_components_`, n_features)
         Kept eigenvectors ``V_k^T``.
     scale_ : ndarray of shape (`n_components_`,)
         Shrinkage ``a_i``.
+    noise_variance_ : ndarray of shape (`n_components_`,)
+        Noise variances ``lambda_i``.
     noise_covariance_ : ndarray of shape (n_features, n_features)
         ``V_k diag(lambda) V_k^T``.
     explained_variance_ : ndarray of shape (`n_components_`,)
@@ -88,14 +106,15 @@ class L2CompressionDP(BaseMechanism):
     radius_ : float
         Clipping radius used.
     sensitivity_ : float
-        Mahalanobis sensitivity ``2 R sqrt(beta - 1 / s_max)``.
+        Mahalanobis sensitivity of one release, ``2 R max_i a_i / sqrt(lambda_i)``.
     rate_ : float
         ``I(X;T)`` in nats under the Gaussian model.
     distortion_ : float
         Expected ``E ||X - T||^2`` under the Gaussian model (before clipping).
     leakage_ : float
         Gaussian ``I(S;T)`` in nats when S was given, else ``rate_`` (an upper
-        bound on the leakage of any S, by data processing).
+        bound on the leakage of any S, by data processing). Computed on the
+        fit rows for their owner: not covered by the DP guarantee.
     n_components_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -106,29 +125,32 @@ class L2CompressionDP(BaseMechanism):
 
     Notes
     -----
-    One call of ``transform`` on a data set spends ``(epsilon_, delta_)``; a
-    second call on the same rows spends it again (basic composition).
+    Threat model: replace-one neighbours; the adversary sees every fitted
+    attribute and every release, and knows every row but one. ``epsilon_``
+    counts one release; :meth:`privacy_spent` composes every release made
+    since ``fit`` (as if of the same rows). Rows are clipped, so the
+    guarantee holds for any data; values whose squares overflow or underflow
+    float64 are rejected.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.gaussian import L2CompressionDP
     >>> rng = np.random.default_rng(0)
-    >>> public, private = rng.normal(size=(500, 3)), rng.normal(size=(200, 3))
-    >>> mech = L2CompressionDP(epsilon=2.0, clip_radius=3.0, random_state=0).fit(public)
-    >>> mech.transform(private).shape, round(mech.epsilon_, 6)
-    ((200, 3), 2.0)
+    >>> X = rng.normal(size=(2000, 3))
+    >>> mech = L2CompressionDP(epsilon=2.0).fit(X)
+    >>> mech.transform(X).shape, round(mech.epsilon_, 6), round(mech.privacy_spent()[0], 6)
+    ((2000, 3), 2.0, 2.0)
     """
 
     _parameter_constraints: dict = {
         **BaseMechanism._parameter_constraints,
+        **FIT_DATA_CONSTRAINTS,
         "epsilon": [None, Interval(Real, 0, None, closed="neither")],
         "beta": [None, Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="neither")],
         "clip_radius": [None, Interval(Real, 0, None, closed="neither")],
         "n_components": [None, Interval(Integral, 1, None, closed="left")],
-        "covariance_epsilon": [None, Interval(Real, 0, None, closed="neither")],
-        "covariance_delta": [None, Interval(Real, 0, 1, closed="neither")],
     }
     _requires_sensitive = False
 
@@ -140,8 +162,8 @@ class L2CompressionDP(BaseMechanism):
         delta=1e-5,
         clip_radius=None,
         n_components=None,
-        covariance_epsilon=None,
-        covariance_delta=None,
+        fit_data="private",
+        fit_epsilon=None,
         sensitive=None,
         random_state=None,
     ):
@@ -150,8 +172,8 @@ class L2CompressionDP(BaseMechanism):
         self.delta = delta
         self.clip_radius = clip_radius
         self.n_components = n_components
-        self.covariance_epsilon = covariance_epsilon
-        self.covariance_delta = covariance_delta
+        self.fit_data = fit_data
+        self.fit_epsilon = fit_epsilon
         self.sensitive = sensitive
         self.random_state = random_state
 
@@ -162,50 +184,25 @@ class L2CompressionDP(BaseMechanism):
                 f"epsilon={self.epsilon!r}, beta={self.beta!r}."
             )
         X = np.asarray(X, dtype=float)
-        cov_eps, cov_delta = 0.0, 0.0
-        if self.covariance_epsilon is not None:
-            if self.clip_radius is None:
-                raise ValueError(
-                    "clip_radius must be given when the covariance is estimated privately "
-                    "(covariance_epsilon is set): a radius read from private data is not private."
-                )
-            cov_eps = float(self.covariance_epsilon)
-            cov_delta = (
-                self.delta / 2 if self.covariance_delta is None else float(self.covariance_delta)
-            )
-            from sklearn_privacy._base import check_generator
-
-            self.mean_, cov = dp_covariance(
-                X,
-                epsilon=cov_eps,
-                delta=cov_delta,
-                radius=self.clip_radius,
-                random_state=check_generator(self.random_state),
-            )
-            radius = float(self.clip_radius)
-        else:
-            # The centre and covariance come from the (public) fit data: the
-            # mechanism assumes centred data, so it centres with their mean.
-            self.mean_ = X.mean(axis=0)
-            Xc = X - self.mean_
-            cov = Xc.T @ Xc / max(X.shape[0] - 1, 1)
-            if self.clip_radius is None:
-                radius = float(np.sqrt(np.einsum("ij,ij->i", Xc, Xc).max()))
-                if radius <= 0:
-                    radius = 1.0
-            else:
-                radius = float(self.clip_radius)
-        self.covariance_ = cov
-        self.radius_ = radius
-        s_max = max(float(np.linalg.eigvalsh(cov).max()), 0.0)
-        if s_max <= 0:
-            raise ValueError("X has zero variance in every direction: nothing can be released.")
-
-        rel_delta = self.delta - cov_delta
-        if rel_delta <= 0:
+        check_scale(X)
+        mu_total = None if self.epsilon is None else gaussian_dp_mu(self.epsilon, self.delta)
+        mu_fit = self._fit_mu(None if mu_total is None else mu_total * np.sqrt(_DEFAULT_FIT_SHARE))
+        if mu_total is not None and mu_fit >= mu_total:
             raise ValueError(
-                f"covariance_delta={cov_delta!r} uses all of delta={self.delta!r}; "
+                f"fit_epsilon={self.fit_epsilon!r} uses all of epsilon={self.epsilon!r}; "
                 "leave some for the release."
+            )
+        self.mean_, cov, self.radius_ = self._fit_moments(X, mu_fit, self.clip_radius)
+        self.covariance_ = cov
+        s, v = _descending_eigh(cov)
+        s_max = float(s[0])
+        if s_max <= 0:
+            raise ValueError(
+                "The private covariance estimate has no positive eigenvalue: the budget is "
+                "too small for this number of rows. Raise epsilon or fit_epsilon, or fit "
+                "on more rows."
+                if self.fit_data == "private"
+                else "X has zero variance in every direction: nothing can be released."
             )
         if self.beta is not None:
             beta = float(self.beta)
@@ -214,42 +211,43 @@ class L2CompressionDP(BaseMechanism):
                     f"beta={beta!r} is at or below the smallest critical value "
                     f"1 / s_max = {1.0 / s_max:.6g}: every component is pruned."
                 )
+            excess = beta * s - 1.0
         else:
-            rel_eps = self.epsilon - cov_eps
-            if rel_eps <= 0:
-                raise ValueError(
-                    f"covariance_epsilon={cov_eps!r} uses all of epsilon={self.epsilon!r}; "
-                    "leave some for the release."
-                )
-            # sensitivity 2 R sqrt(beta - 1 / s_max) must equal the largest one
-            # unit noise covers at (rel_eps, rel_delta): solve for beta.
-            max_sens = gaussian_max_sensitivity(rel_eps, rel_delta)
-            beta = 1.0 / s_max + (max_sens / (2.0 * radius)) ** 2
+            # The release's sensitivity 2 R sqrt(beta - 1/s_max) must equal its share
+            # mu of the budget: beta = 1/s_max + g. beta s - 1 is formed as
+            # s g + (s/s_max - 1) so that a g far below 1/s_max is not rounded away.
+            g = (np.sqrt(mu_total**2 - mu_fit**2) / (2.0 * self.radius_)) ** 2
+            beta = 1.0 / s_max + g
+            excess = s * g + (s / s_max - 1.0)
         self.beta_ = beta
 
-        sol = l2_compression(cov, beta, self.n_components)
+        sol = _l2_solution(s, v, beta, excess, self.n_components)
         self.components_ = sol["components"]
         self.scale_ = sol["scale"]
         self.explained_variance_ = sol["variances"]
         self.noise_variance_ = sol["noise_variance"]
         self.n_components_ = self.components_.shape[0]
-        self.noise_covariance_ = (self.components_.T * sol["noise_variance"]) @ self.components_
+        self.noise_covariance_ = (self.components_.T * self.noise_variance_) @ self.components_
         self.rate_ = sol["rate"]
         self.distortion_ = sol["distortion"]
-
-        # Whitened map Lambda^{-1/2} A has singular values sqrt(beta - 1 / s_i).
-        self.sensitivity_ = 2.0 * radius * float(np.sqrt(max(beta - 1.0 / s_max, 0.0)))
-        self.release_delta_ = rel_delta
-        self.release_epsilon_ = (
-            gaussian_epsilon(1.0, rel_delta, self.sensitivity_) if self.sensitivity_ > 0 else 0.0
-        )
-        self.epsilon_ = self.release_epsilon_ + cov_eps
-        self.delta_ = self.release_delta_ + cov_delta
+        if self.n_components_ == 0:
+            warnings.warn(
+                "L2CompressionDP pruned every component (beta s_i <= 1 for all of them, "
+                "or the budget is so small that the signal underflows): the release is the "
+                "constant mean_. Raise epsilon or beta.",
+                UserWarning,
+                stacklevel=3,
+            )
+            self._set_guarantee(0.0)
+        else:
+            # The reported guarantee is that of the arrays the release uses.
+            whitened = self.scale_ / np.sqrt(self.noise_variance_)
+            self._set_guarantee(2.0 * self.radius_ * float(whitened.max()))
         q = np.diag(sol["scale"] ** 2 * sol["variances"] + sol["noise_variance"])
         self.epsilon_exponential_ = (
-            l2_exponential_epsilon(beta, q, radius, rel_delta) + cov_eps
+            l2_exponential_epsilon(beta, q, self.radius_, self.delta_)
             if self.n_components_
-            else cov_eps
+            else 0.0
         )
         if S is not None:
             self.leakage_ = gaussian_leakage(
@@ -271,6 +269,7 @@ class L2CompressionDP(BaseMechanism):
         coef += rng.standard_normal(coef.shape) * np.sqrt(self.noise_variance_)
         out = coef @ self.components_
         out += self.mean_
+        self._record_release()
         return out
 
     def __sklearn_tags__(self):

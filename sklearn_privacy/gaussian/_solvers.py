@@ -53,18 +53,33 @@ def l2_compression(cov, beta, n_components=None):
     ([0.875], [0.4375], 0.75)
     """
     cov = check_psd_matrix(cov, "cov")
+    s, v = _descending_eigh(cov)
+    return _l2_solution(s, v, beta, beta * s - 1.0, n_components)
+
+
+def _descending_eigh(cov):
     s, v = np.linalg.eigh(cov)
     order = np.argsort(s)[::-1]
-    s = np.clip(s[order], 0.0, None)
-    v = v[:, order]
-    keep = beta * s > 1.0
+    return np.clip(s[order], 0.0, None), v[:, order]
+
+
+def _l2_solution(s, v, beta, excess, n_components):
+    """Thm. 3.2.1 from ``excess = beta s - 1`` per component (descending ``s``).
+
+    The caller computes ``excess`` without cancellation where it can (for
+    ``beta = 1 / s_max + g``: ``s g + (s / s_max - 1)``, exactly ``s_max g``
+    for the first component), so that a tiny ``g`` is not rounded away.
+    """
+    bs = 1.0 + excess
+    with np.errstate(invalid="ignore"):
+        scale_all = excess / bs
+        noise_all = excess / (beta * bs)
+    # a component whose shrinkage or noise underflows to zero cannot be released
+    keep = (excess > 0.0) & (scale_all > 0.0) & (noise_all > 0.0)
     if n_components is not None:
         keep &= np.arange(s.size) < n_components
-    sk = s[keep]
-    bs = beta * sk
-    scale = (bs - 1.0) / bs
-    noise = (bs - 1.0) / (beta * bs)
-    rate = float(0.5 * np.sum(np.log(bs)))
+    sk, ek, scale, noise = s[keep], excess[keep], scale_all[keep], noise_all[keep]
+    rate = float(0.5 * np.sum(np.log1p(ek)))
     distortion = float(keep.sum() / beta + s[~keep].sum())
     return {
         "components": v[:, keep].T.copy(),

@@ -128,7 +128,7 @@ def tradeoff_curve(
     >>> from sklearn_privacy import L2CompressionDP
     >>> from sklearn_privacy.model_selection import tradeoff_curve
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> pipe = make_pipeline(StandardScaler(), L2CompressionDP(clip_radius=6.0, random_state=0),
+    >>> pipe = make_pipeline(StandardScaler(), L2CompressionDP(clip_radius=6.0),
     ...                      LogisticRegression(max_iter=1000))
     >>> result = tradeoff_curve(pipe, X, y, param_name="l2compressiondp__epsilon",
     ...                         param_range=[1.0, 1000.0], scoring={"accuracy": "accuracy"}, cv=3)

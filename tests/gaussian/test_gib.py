@@ -23,7 +23,7 @@ def _xy(n=3000, seed=0):
 
 def test_components_match_solver_on_sample_covariance():
     X, y = _xy()
-    gib = GaussianIBTransformer(beta=30.0).fit(X, y)
+    gib = GaussianIBTransformer(fit_data="public", beta=30.0).fit(X, y)
     joint = np.cov(np.column_stack([X, y]).T)
     sol = gaussian_information_bottleneck(joint[:3, :3], joint[:3, 3:], joint[3:, 3:], 30.0)
     np.testing.assert_allclose(gib.components_, sol["components"], rtol=1e-10)
@@ -42,7 +42,7 @@ def test_one_dimensional_closed_form_thesis_5_27():
     cov = [[1.0, rho], [rho, 1.0]]
     xy = rng.multivariate_normal([0, 0], cov, size=n)
     beta = 10.0
-    gib = GaussianIBTransformer(beta=beta).fit(xy[:, :1], xy[:, 1])
+    gib = GaussianIBTransformer(fit_data="public", beta=beta).fit(xy[:, :1], xy[:, 1])
     r = np.corrcoef(xy.T)[0, 1]
     sx2 = xy[:, 0].var(ddof=1)
     a = np.sqrt((beta * r**2 - 1) / ((1 - r**2) * sx2))
@@ -57,10 +57,10 @@ def test_categorical_target_is_one_hot_encoded():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 2000)
     X = rng.normal(size=(2000, 4)) + np.eye(4)[y % 4] * 2
-    gib = GaussianIBTransformer(beta=50.0).fit(X, y)
+    gib = GaussianIBTransformer(fit_data="public", beta=50.0).fit(X, y)
     assert gib.n_components_ == 2  # three classes: two indicator columns
     labels = np.array(["a", "b", "c"])[y]
-    gib2 = GaussianIBTransformer(beta=50.0).fit(X, labels)
+    gib2 = GaussianIBTransformer(fit_data="public", beta=50.0).fit(X, labels)
     np.testing.assert_allclose(np.abs(gib2.components_), np.abs(gib.components_), rtol=1e-9)
 
 
@@ -69,48 +69,53 @@ def test_relevance_columns_replace_y_and_are_not_released():
     X = rng.normal(size=(1000, 3))
     aux = X[:, :2] @ [1.0, -1.0] + 0.3 * rng.normal(size=1000)
     df = pd.DataFrame(np.column_stack([X, aux]), columns=["a", "b", "c", "aux"])
-    gib = GaussianIBTransformer(beta=20.0, relevance=["aux"], random_state=0).fit(df)
+    gib = GaussianIBTransformer(
+        fit_data="public", beta=20.0, relevance=["aux"], random_state=0
+    ).fit(df)
     assert gib.components_.shape[1] == 3
     T = gib.transform(df)
     assert T.shape == (1000, gib.n_components_)
     assert list(gib.get_feature_names_out()) == ["gaussianibtransformer0"]
-    gib_y = GaussianIBTransformer(beta=20.0).fit(X, aux)
+    gib_y = GaussianIBTransformer(fit_data="public", beta=20.0).fit(X, aux)
     np.testing.assert_allclose(gib.components_, gib_y.components_, rtol=1e-10)
 
 
 def test_beta_below_critical_value_is_named():
     X, y = _xy()
-    gib = GaussianIBTransformer(beta=1e6).fit(X, y)
+    gib = GaussianIBTransformer(fit_data="public", beta=1e6).fit(X, y)
     crit = gib.critical_betas_.min()
     with pytest.raises(ValueError, match=f"{crit:.6g}"):
-        GaussianIBTransformer(beta=0.9 * crit).fit(X, y)
+        GaussianIBTransformer(fit_data="public", beta=0.9 * crit).fit(X, y)
 
 
 def test_singular_covariance_is_rejected():
     X, y = _xy(n=200)
     X[:, 2] = X[:, 0] + X[:, 1]
     with pytest.raises(ValueError, match="singular"):
-        GaussianIBTransformer(beta=10.0).fit(X, y)
+        GaussianIBTransformer(fit_data="public", beta=10.0).fit(X, y)
 
 
 def test_missing_relevance_variable():
     X, _ = _xy(n=100)
     with pytest.raises(ValueError, match="relevance"):
-        GaussianIBTransformer().fit(X)
+        GaussianIBTransformer(fit_data="public").fit(X)
 
 
 def test_dp_guarantee_with_clip_radius():
     X, y = _xy()
-    gib = GaussianIBTransformer(beta=10.0, clip_radius=2.0, delta=1e-5).fit(X, y)
+    gib = GaussianIBTransformer(fit_data="public", beta=10.0, clip_radius=2.0, delta=1e-5).fit(X, y)
     sens = 2 * 2.0 * np.linalg.norm(gib.components_, 2)
     assert gib.sensitivity_ == pytest.approx(sens)
     assert gaussian_delta(gib.epsilon_, 1.0, sens) == pytest.approx(1e-5, rel=1e-9)
     assert gib.epsilon_exponential_ > gib.epsilon_
     T = gib.transform(X * 100)  # clipped: bounded influence
     assert np.all(np.abs(T) < np.linalg.norm(gib.components_, 2) * 2.0 + 10)
-    assert GaussianIBTransformer(beta=10.0).fit(X, y).epsilon_ == np.inf
+    # without a radius, the public fit rows' largest centred norm bounds the release
+    public = GaussianIBTransformer(fit_data="public", beta=10.0).fit(X, y)
+    assert public.radius_ == pytest.approx(np.linalg.norm(X - X.mean(axis=0), axis=1).max())
+    assert gaussian_delta(public.epsilon_, 1.0, public.sensitivity_) == pytest.approx(1e-5)
     with pytest.raises(ValueError, match="clip_radius"):
-        GaussianIBTransformer(beta=10.0, clip_radius=0.0).fit(X, y)
+        GaussianIBTransformer(fit_data="public", beta=10.0, clip_radius=0.0).fit(X, y)
 
 
 def test_funnel_hides_s_and_discloses_the_requested_rate():
@@ -118,16 +123,18 @@ def test_funnel_hides_s_and_discloses_the_requested_rate():
     n = 20000
     s = rng.normal(size=n)
     X = np.column_stack([s + 0.5 * rng.normal(size=n), rng.normal(size=n), s + rng.normal(size=n)])
-    gib = GaussianIBTransformer(objective="funnel", disclosure=1.0, random_state=0)
+    gib = GaussianIBTransformer(
+        fit_data="public", objective="funnel", disclosure=1.0, random_state=0
+    )
     gib.fit(X, sensitive=s)
     assert gib.rate_ == pytest.approx(1.0, rel=1e-9)
     assert gib.leakage_ == pytest.approx(0.0, abs=1e-9)
     T = gib.transform(X)
     assert abs(np.corrcoef(T[:, 0], s)[0, 1]) < 0.03
     with pytest.raises(ValueError, match="sensitive"):
-        GaussianIBTransformer(objective="funnel", disclosure=1.0).fit(X)
+        GaussianIBTransformer(fit_data="public", objective="funnel", disclosure=1.0).fit(X)
     with pytest.raises(ValueError, match="disclosure"):
-        GaussianIBTransformer(objective="funnel").fit(X, sensitive=s)
+        GaussianIBTransformer(fit_data="public", objective="funnel").fit(X, sensitive=s)
 
 
 def test_grid_search_over_beta_with_accuracy_and_leakage():
@@ -136,7 +143,10 @@ def test_grid_search_over_beta_with_accuracy_and_leakage():
     s = rng.integers(0, 2, n)
     X = rng.normal(size=(n, 3)) + s[:, None] * [1.0, 0.5, 0.0]
     y = (X[:, 0] + X[:, 2] > 0.5).astype(int)
-    pipe = make_pipeline(GaussianIBTransformer(sensitive=[3], random_state=0), LogisticRegression())
+    pipe = make_pipeline(
+        GaussianIBTransformer(fit_data="public", sensitive=[3], random_state=0),
+        LogisticRegression(),
+    )
     search = GridSearchCV(
         pipe,
         {"gaussianibtransformer__beta": [1.7, 3.0, 100.0]},
@@ -152,5 +162,5 @@ def test_grid_search_over_beta_with_accuracy_and_leakage():
 
 
 def test_clone_keeps_params():
-    est = GaussianIBTransformer(beta=5.0, objective="funnel", disclosure=0.5)
+    est = GaussianIBTransformer(fit_data="public", beta=5.0, objective="funnel", disclosure=0.5)
     assert clone(est).get_params() == est.get_params()

@@ -5,6 +5,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
+from sklearn_privacy.dp import gaussian_dp_mu
 from sklearn_privacy.gaussian import L2CompressionDP
 from sklearn_privacy.metrics import make_leakage_scorer
 from sklearn_privacy.theory import gaussian_rate_distortion, gaussian_rate_distortion_beta
@@ -52,7 +53,7 @@ def _worst_pair(mech):
 def test_dp_audit_at_extremes_of_clipping_ball(epsilon):
     X, _ = _gaussian_data()
     delta = 1e-5
-    mech = L2CompressionDP(epsilon=epsilon, delta=delta, clip_radius=2.0).fit(X)
+    mech = L2CompressionDP(fit_data="public", epsilon=epsilon, delta=delta, clip_radius=2.0).fit(X)
     assert mech.epsilon_ == pytest.approx(epsilon, rel=1e-9)
     x, xp, A, lam = _worst_pair(mech)
     assert _pld_delta(epsilon, x, xp, A, lam) == pytest.approx(delta, rel=1e-5)
@@ -71,7 +72,7 @@ def test_dp_audit_at_extremes_of_clipping_ball(epsilon):
 def test_thesis_sensitivity_without_factor_two_fails_audit():
     # thesis sec. 5.4 uses ||A|| R (not 2 R) and the smallest noise eigenvalue
     X, _ = _gaussian_data()
-    mech = L2CompressionDP(beta=3.0, epsilon=None, clip_radius=1.0).fit(X)
+    mech = L2CompressionDP(fit_data="public", beta=3.0, epsilon=None, clip_radius=1.0).fit(X)
     x, xp, A, lam = _worst_pair(mech)
     from sklearn_privacy.dp import gaussian_epsilon
 
@@ -83,7 +84,9 @@ def test_thesis_sensitivity_without_factor_two_fails_audit():
 
 def test_rate_and_distortion_on_water_filling_curve_and_samples():
     X, _ = _gaussian_data(n=20000, d=4, seed=2)
-    mech = L2CompressionDP(beta=2.0, epsilon=None, clip_radius=1e6, random_state=0).fit(X)
+    mech = L2CompressionDP(
+        fit_data="public", beta=2.0, epsilon=None, clip_radius=1e6, random_state=0
+    ).fit(X)
     s = np.linalg.eigvalsh(mech.covariance_)
     rate, dist = gaussian_rate_distortion_beta(s, 2.0)
     assert mech.rate_ == pytest.approx(rate, rel=1e-9)
@@ -99,31 +102,49 @@ def test_rate_and_distortion_on_water_filling_curve_and_samples():
 
 def test_uncentred_data_is_centred_with_fit_mean():
     X, _ = _gaussian_data(shift=50.0)
-    mech = L2CompressionDP(epsilon=5.0, clip_radius=5.0, random_state=0).fit(X)
+    mech = L2CompressionDP(fit_data="public", epsilon=5.0, clip_radius=5.0, random_state=0).fit(X)
     np.testing.assert_allclose(mech.mean_, X.mean(axis=0))
     T = mech.transform(X)
     assert np.abs(T.mean(axis=0) - 50.0).max() < 0.5
 
 
-def test_private_covariance_composes_budget():
+def test_private_fit_composes_budget_exactly():
     X, _ = _gaussian_data(n=5000)
-    mech = L2CompressionDP(
-        epsilon=3.0, delta=1e-5, clip_radius=4.0, covariance_epsilon=1.0, random_state=0
-    ).fit(X)
+    mech = L2CompressionDP(epsilon=3.0, delta=1e-5, fit_epsilon=1.0).fit(X)
     assert mech.epsilon_ == pytest.approx(3.0, rel=1e-9)
-    assert mech.release_epsilon_ == pytest.approx(2.0, rel=1e-9)
-    assert mech.delta_ == pytest.approx(1e-5)
-    assert mech.release_delta_ == pytest.approx(5e-6)
-    assert np.linalg.eigvalsh(mech.covariance_).min() >= -1e-12
-    with pytest.raises(ValueError, match="clip_radius"):
-        L2CompressionDP(epsilon=3.0, covariance_epsilon=1.0).fit(X)
-    with pytest.raises(ValueError, match="covariance_epsilon"):
-        L2CompressionDP(epsilon=1.0, clip_radius=4.0, covariance_epsilon=1.0).fit(X)
+    names = [entry.name for entry in mech.accountant_.spends]
+    assert names == ["radius of the rows", "mean", "radius around the mean", "covariance"]
+    # the fit-time estimates spend exactly fit_epsilon, the release the rest (GDP)
+    assert mech.accountant_.epsilon(1e-5) == pytest.approx(1.0, rel=1e-9)
+    mu_fit, mu_release = mech.accountant_.mu, mech.sensitivity_
+    assert np.hypot(mu_fit, mu_release) == pytest.approx(gaussian_dp_mu(3.0, 1e-5), rel=1e-9)
+    assert mech.release_epsilon_ < mech.epsilon_
+    assert np.linalg.eigvalsh(mech.covariance_).min() >= 0
+    # the private radius holds about 95 % of the centred rows
+    inside = np.mean(np.linalg.norm(X - mech.mean_, axis=1) <= mech.radius_)
+    assert 0.9 < inside <= 1.0
+    # without fit_epsilon a quarter of mu^2 goes to the fit
+    default = L2CompressionDP(epsilon=3.0).fit(X)
+    assert default.accountant_.mu == pytest.approx(0.5 * gaussian_dp_mu(3.0, 1e-5), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"epsilon": 1.0, "fit_epsilon": 1.0}, "uses all of epsilon"),
+        ({"epsilon": 1.0, "fit_epsilon": 0.5, "fit_data": "public"}, "only with fit_data"),
+        ({"epsilon": None, "beta": 2.0}, "give fit_epsilon"),
+    ],
+)
+def test_private_fit_budget_errors(params, match):
+    X, _ = _gaussian_data(n=500)
+    with pytest.raises(ValueError, match=match):
+        L2CompressionDP(**params).fit(X)
 
 
 def test_pruning_keeps_at_most_n_components():
     X, _ = _gaussian_data()
-    mech = L2CompressionDP(beta=50.0, epsilon=None, n_components=2).fit(X)
+    mech = L2CompressionDP(fit_data="public", beta=50.0, epsilon=None, n_components=2).fit(X)
     assert mech.n_components_ == 2
     assert mech.components_.shape == (2, 4)
     np.testing.assert_allclose(mech.components_ @ mech.components_.T, np.eye(2), atol=1e-12)
@@ -131,7 +152,7 @@ def test_pruning_keeps_at_most_n_components():
 
 def test_exponential_bound_is_looser():
     X, _ = _gaussian_data()
-    mech = L2CompressionDP(epsilon=2.0, clip_radius=2.0).fit(X)
+    mech = L2CompressionDP(fit_data="public", epsilon=2.0, clip_radius=2.0).fit(X)
     assert mech.epsilon_exponential_ > mech.epsilon_
 
 
@@ -150,14 +171,14 @@ def test_exponential_bound_is_looser():
 def test_invalid_parameters(params, match):
     X, _ = _gaussian_data(n=200)
     with pytest.raises(ValueError, match=match):
-        L2CompressionDP(**params).fit(X)
+        L2CompressionDP(fit_data="public", **params).fit(X)
 
 
 def test_nan_input_is_rejected():
     X, _ = _gaussian_data(n=50)
     X[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        L2CompressionDP().fit(X)
+        L2CompressionDP(fit_data="public").fit(X)
 
 
 def test_grid_search_over_epsilon_with_accuracy_and_leakage():
@@ -168,7 +189,8 @@ def test_grid_search_over_epsilon_with_accuracy_and_leakage():
     y = (X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(int)
     Xs = np.column_stack([X, s])
     pipe = make_pipeline(
-        L2CompressionDP(sensitive=[3], clip_radius=4.0, random_state=0), LogisticRegression()
+        L2CompressionDP(fit_data="public", sensitive=[3], clip_radius=4.0, random_state=0),
+        LogisticRegression(),
     )
     search = GridSearchCV(
         pipe,
