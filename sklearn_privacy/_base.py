@@ -33,6 +33,7 @@ from sklearn.utils.validation import (
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.utils._random import check_generator, check_seed_sequence
+from sklearn_privacy.utils._validation import check_categorical_values
 
 __all__ = ["BaseMechanism", "as_2d", "check_generator", "check_sensitive"]
 
@@ -203,14 +204,19 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     def _validate_X(self, X, *, reset):
         kwargs = {}
         if self._categorical_input:
-            kwargs = {"dtype": None}
+            # missing and infinite cells are checked below, naming the column (scikit-learn's
+            # finiteness check would ask for the truth value of pd.NA)
+            kwargs = {"dtype": None, "ensure_all_finite": False}
         elif self.sensitive is not None:
             # S columns may hold labels (strings) even when the released columns are
             # numbers: keep X as it is here and convert the released columns alone
             # (``_split_sensitive``), so that an error names the right columns.
             kwargs = {"dtype": None, "ensure_all_finite": False}
         # Fitting needs two rows (S must vary); a fitted mechanism releases a single row too.
-        return validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1, **kwargs)
+        X = validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1, **kwargs)
+        if self._categorical_input:
+            check_categorical_values(X, feature_names=getattr(self, "feature_names_in_", None))
+        return X
 
     def _validate_fit_input(self, X, sensitive):
         X = self._validate_X(X, reset=True)

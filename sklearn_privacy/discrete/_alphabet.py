@@ -27,9 +27,9 @@ number of training rows, however many columns there are.
 from numbers import Integral
 
 import numpy as np
-import pandas as pd
 
 from sklearn_privacy._base import as_2d
+from sklearn_privacy.utils import check_categorical_values
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
@@ -61,6 +61,14 @@ class CategoricalAlphabet:
         Name of the data in error messages.
     feature_names : array-like of str, default=None
         Column names used in error messages (``column 0, 1, ...`` otherwise).
+
+    Notes
+    -----
+    Missing values (``None``, ``NaN``, ``pd.NA``, ``NaT``) and infinite values
+    are not categories: :meth:`fit_encode` and :meth:`encode` (whatever
+    ``handle_unknown``) raise a ``ValueError`` naming the first column that holds
+    one. Make "missing" a category of its own (e.g. ``df.fillna("missing")``) to
+    keep those rows.
 
     Attributes
     ----------
@@ -131,12 +139,12 @@ class CategoricalAlphabet:
                 f"max_categories must be an int >= 2 or None, got {self.max_categories!r}."
             )
         X = self._as_2d(X)
+        self._check_values(X)
         self.n_columns_ = X.shape[1]
         self.categories_ = []
         column_codes = np.empty(X.shape, dtype=np.int64)
         for k in range(X.shape[1]):
             column = X[:, k]
-            self._check_missing(column, k)
             try:
                 categories, codes = np.unique(column, return_inverse=True)
             except TypeError as exc:
@@ -190,6 +198,7 @@ class CategoricalAlphabet:
                 f"{self.name} has {X.shape[1]} columns, the alphabet was fitted on "
                 f"{self.n_columns_}."
             )
+        self._check_values(X)
         column_codes, known = self._column_codes(X)
         codes = np.full(X.shape[0], -1, dtype=np.int64)
         rows = np.flatnonzero(known.all(axis=1))
@@ -247,18 +256,8 @@ class CategoricalAlphabet:
             return f"column {self.feature_names[k]!r}"
         return f"column {k}"
 
-    def _check_missing(self, column, k):
-        if column.dtype.kind in "fc":
-            missing = ~np.isfinite(column)
-        elif column.dtype.kind == "O":
-            missing = pd.isna(column)
-        else:
-            return
-        if missing.any():
-            raise ValueError(
-                f"{self._column_name(k)} of {self.name} has {int(missing.sum())} missing or "
-                "infinite value(s); impute them or make 'missing' a category of its own."
-            )
+    def _check_values(self, X):
+        check_categorical_values(X, name=self.name, feature_names=self.feature_names)
 
     def _keys(self, column_codes):
         """Mixed-radix int64 key of each row, or None when it could overflow."""

@@ -71,7 +71,7 @@ def _l2_solution(s, v, beta, excess, n_components):
     for the first component), so that a tiny ``g`` is not rounded away.
     """
     bs = 1.0 + excess
-    with np.errstate(invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # s = 0: excess -1, bs 0
         scale_all = excess / bs
         noise_all = excess / (beta * bs)
     # a component whose shrinkage or noise underflows to zero cannot be released

@@ -1,0 +1,102 @@
+"""Validation shared by the mechanisms: categorical cells."""
+
+import cmath
+from numbers import Number
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["check_categorical_values"]
+
+
+def check_categorical_values(X, *, name="X", feature_names=None):
+    """Reject missing and infinite cells of categorical data, naming the first such column.
+
+    Missing: ``None``, ``NaN``, ``pd.NA`` and ``NaT`` (what :func:`pandas.isna`
+    flags), in any dtype, pandas' nullable ``string``, ``Int64``, ``Float64``,
+    ``boolean`` and ``category`` included once converted to an array.
+    Infinite: ``+inf`` and ``-inf`` of any real number type, also inside object
+    columns (and complex values with an infinite part in complex arrays).
+    Neither is a category.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_columns)
+    name : str, default="X"
+        Name of the data in error messages.
+    feature_names : array-like of str, default=None
+        Column names used in error messages (``column 0, 1, ...`` otherwise).
+
+    Raises
+    ------
+    ValueError
+        Naming the column, the number of bad cells and the first bad row.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from sklearn_privacy.utils import check_categorical_values
+    >>> X = np.array([["a", 1], [pd.NA, 2]], dtype=object)
+    >>> check_categorical_values(X, feature_names=["city", "age"])
+    Traceback (most recent call last):
+    ...
+    ValueError: column 'city' of X contains missing values (1 of them, first in row 1; ...
+    """
+    for k in range(X.shape[1]):
+        if feature_names is not None and k < len(feature_names):
+            column_name = f"column {feature_names[k]!r}"
+        else:
+            column_name = f"column {k}"
+        column = X[:, k]
+        missing = _missing_mask(column)
+        if missing.any():
+            raise ValueError(
+                f"{column_name} of {name} contains missing values "
+                f"({int(missing.sum())} of them, first in row {int(np.argmax(missing))}; "
+                "None, NaN, pd.NA or NaT): impute them, or make 'missing' a category "
+                "of its own (e.g. the string 'missing')."
+            )
+        infinite = _infinite_mask(column)
+        if infinite.any():
+            raise ValueError(
+                f"{column_name} of {name} contains infinite values "
+                f"({int(infinite.sum())} of them, first in row {int(np.argmax(infinite))}): "
+                "a category must be a finite number or a label; replace or clip them."
+            )
+
+
+def _missing_mask(column):
+    """Which cells of a 1-D array are missing (None, NaN, pd.NA, NaT)."""
+    if column.dtype.kind in "fc":
+        return np.isnan(column)
+    if column.dtype.kind in "mM":
+        return np.isnat(column)
+    if column.dtype.kind == "O":
+        # pd.isna flags None, float NaN, pd.NA and NaT cell by cell, without ever
+        # asking for the truth value of pd.NA (which raises).
+        return np.asarray(pd.isna(column), dtype=bool)
+    return np.zeros(column.shape, dtype=bool)  # int, bool, str, bytes: never missing
+
+
+def _is_infinite(value):
+    if isinstance(value, Number) and not isinstance(value, (bool, np.bool_)):
+        try:
+            return cmath.isinf(value)
+        except (TypeError, ValueError, ArithmeticError):
+            return False
+    return False
+
+
+def _infinite_mask(column):
+    """Which cells of a 1-D array (with no missing cell) are +-inf."""
+    if column.dtype.kind in "fc":
+        return np.isinf(column)  # complex: either part
+    if column.dtype.kind != "O":
+        return np.zeros(column.shape, dtype=bool)
+    try:  # one comparison per cell, in C: flags +-inf of every real number type
+        mask = np.asarray((column == np.inf) | (column == -np.inf), dtype=bool)
+        if mask.shape == column.shape:
+            return mask
+    except Exception:  # a cell whose == is not a plain bool (e.g. an array)
+        pass
+    return np.fromiter((_is_infinite(v) for v in column.tolist()), dtype=bool, count=len(column))
