@@ -38,6 +38,13 @@ from sklearn_privacy.utils._validation import check_categorical_values
 __all__ = ["BaseMechanism", "as_2d", "check_generator", "check_sensitive"]
 
 
+_S_TWICE = (
+    "S was given twice: as the columns of X named by sensitive={sensitive!r} and as the "
+    "`sensitive` argument. Give one."
+)
+_S_COLUMNS = "the sensitive columns of X"
+
+
 class BaseMechanism(TransformerMixin, BaseEstimator):
     """Base class of every privacy mechanism (template method).
 
@@ -50,8 +57,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         sensitive columns removed), ``S`` an ndarray of shape
         ``(n_samples, n_sensitive)`` or ``None`` when none was given and the
         mechanism does not need it, ``y`` the target as given.
-    ``_release(self, X, rng)``
-        Return the release for the validated columns ``X``; ``rng`` is the
+    ``_release(self, X, S, rng)``
+        Return the release for the validated columns ``X``; ``S`` is S for
+        the same rows when it is given (columns or ``sensitive=``), else
+        ``None`` (only a mechanism that observes S uses it); ``rng`` is the
         fitted mechanism's release stream (a :class:`numpy.random.Generator`
         that advances with every call, so no two releases share noise).
 
@@ -154,9 +163,40 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         Xt : ndarray of shape (n_samples, n_features_out)
             The release.
         """
+        X_release, S = self.split_sensitive(X)
+        return self._release(X_release, S, self._release_rng)
+
+    def split_sensitive(self, X, sensitive=None):
+        """Validate ``X`` as at ``transform`` and split it into the released columns and S.
+
+        The one place where S is resolved for a fitted mechanism: ``transform``
+        and the privacy scorers call it. S comes from the columns named by the
+        ``sensitive`` parameter, or from the ``sensitive`` argument; giving it
+        both ways is an error.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Data with the columns seen at fit.
+        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
+            S given separately (e.g. routed metadata), when it is not a column of ``X``.
+
+        Returns
+        -------
+        X_release : ndarray of shape (n_samples, n_released)
+            The columns the mechanism releases.
+        S : ndarray of shape (n_samples, n_sensitive) or None
+            S, validated, or None when it was given neither way.
+        """
         check_is_fitted(self)
-        X_release, _ = self._split_sensitive(self._validate_X(X, reset=False))
-        return self._release(X_release, self._release_rng)
+        X_release, S = self._split_sensitive(self._validate_X(X, reset=False))
+        if S is not None and sensitive is not None:
+            raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
+        if sensitive is not None:
+            return X_release, check_sensitive(sensitive, n_samples=X_release.shape[0])
+        if S is not None:
+            S = check_sensitive(S, n_samples=X_release.shape[0], name=_S_COLUMNS, min_values=1)
+        return X_release, S
 
     def get_feature_names_out(self, input_features=None):
         """Names of the released features.
@@ -186,7 +226,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     def _fit_mechanism(self, X, S, y):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _release(self, X, rng):  # pragma: no cover - abstract
+    def _release(self, X, S, rng):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _distortion(self, X, Xt):
@@ -231,14 +271,11 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             )
         X_release, S = self._split_sensitive(X)
         if S is not None and sensitive is not None:
-            raise ValueError(
-                "S was given twice: as the columns of X named by sensitive="
-                f"{self.sensitive!r} and as the `sensitive` argument of fit. Give one."
-            )
+            raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
         if sensitive is not None:
             S = check_sensitive(sensitive, n_samples=X.shape[0])
         elif S is not None:
-            S = check_sensitive(S, n_samples=X.shape[0], name="the sensitive columns of X")
+            S = check_sensitive(S, n_samples=X.shape[0], name=_S_COLUMNS)
         elif self._needs_sensitive():
             raise ValueError(
                 f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
@@ -335,7 +372,7 @@ def as_2d(values, name):
     return values
 
 
-def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
+def check_sensitive(sensitive, *, n_samples=None, name="sensitive", min_values=2):
     """Validate S: a 2-D array with no missing values and at least two distinct rows.
 
     Parameters
@@ -345,6 +382,9 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
         Expected number of rows.
     name : str, default="sensitive"
         Name used in error messages.
+    min_values : int, default=2
+        Distinct rows required: 2 to fit or score (S must vary), 1 to release
+        (a single row has a single value).
 
     Returns
     -------
@@ -359,7 +399,7 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive"):
     elif S.dtype.kind == "O":
         if pd.isna(S).any():
             raise ValueError(f"{name} contains missing values.")
-    if S.shape[0] < 2 or np.all(S == S[:1]):
+    if min_values > 1 and (S.shape[0] < 2 or np.all(S == S[:1])):
         raise ValueError(
             f"{name} takes a single value: there is nothing to protect and leakage is zero. "
             "S needs at least two distinct values."

@@ -26,7 +26,7 @@ class NoisyRelease(BaseMechanism):
         self.n_sensitive_ = 0 if S is None else S.shape[1]
         self.leakage_ = 0.0
 
-    def _release(self, X, rng):
+    def _release(self, X, S, rng):
         return X + self.scale * rng.standard_normal(X.shape)
 
 
@@ -48,7 +48,7 @@ class RandomizedResponse(BaseMechanism):
         self.pool_ = X.copy()
         self.leakage_ = mutual_information_from_samples(S, X)
 
-    def _release(self, X, rng):
+    def _release(self, X, S, rng):
         flip = rng.random(X.shape[0]) < self.flip
         Xt = X.copy()
         Xt[flip] = self.pool_[rng.integers(0, len(self.pool_), flip.sum())]

@@ -5,7 +5,6 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
@@ -238,27 +237,6 @@ default="hamming"
             )
         return super().fit(X, y, sensitive=sensitive)
 
-    def transform(self, X):
-        """Release ``X``: each row ``y`` becomes a draw of ``U ~ P(U | Y=y)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Data with the columns seen at fit (sensitive columns are dropped, and
-            read with ``observation="full"``).
-
-        Returns
-        -------
-        Xt : ndarray of shape (n_samples, n_features_out)
-            Released records, values of ``output_records_``.
-        """
-        check_is_fitted(self)
-        X_release, S = self._split_sensitive(self._validate_X(X, reset=False))
-        rng = self._release_rng
-        if self.observation == "full":
-            return self._release_full(X_release, S, rng)
-        return self._release(X_release, rng)
-
     # ------------------------------------------------------------- the hooks
     def _fit_mechanism(self, X, S, y):
         names = getattr(self, "feature_names_in_", None)
@@ -295,14 +273,11 @@ default="hamming"
         )
         self._cdf = self._cumulative(self.mapping_.reshape(-1, self.mapping_.shape[-1]))
 
-    def _release(self, X, rng):
-        codes = self._x_alphabet.encode(X)
-        return self.output_records_[self._sample(codes, rng)]
-
-    def _release_full(self, X, S, rng):
-        y_codes = self._x_alphabet.encode(X)
-        s_codes = self._s_alphabet.encode(S)
-        rows = s_codes * self._x_alphabet.n_symbols_ + y_codes
+    def _release(self, X, S, rng):
+        """Each row ``y`` becomes a draw of ``U ~ P(U | Y=y)`` (or ``P(U | Y=y, S=s)``)."""
+        rows = self._x_alphabet.encode(X)
+        if self.observation == "full":
+            rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
         return self.output_records_[self._sample(rows, rng)]
 
     def _distortion(self, X, Xt):

@@ -97,7 +97,7 @@ class _MergeMechanism(BaseMechanism):
         self._sample_order = order
         self._sample_cum = clusters + cum
 
-    def _release(self, X, rng):
+    def _release(self, X, S, rng):
         clusters = self.mapping_[self.alphabet_.encode(X)]
         if self.output == "symbol":
             return clusters.reshape(-1, 1)

@@ -297,7 +297,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
             self.beta, float(np.linalg.norm(P, 2)), 0.5 * (Q + Q.T), R, self.delta
         )
 
-    def _release(self, X, rng):
+    def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
         T = clip_rows(X, self.radius_, center=self.mean_) @ self.components_.T
         T += rng.standard_normal(T.shape)

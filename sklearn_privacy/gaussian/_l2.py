@@ -261,7 +261,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         else:
             self.leakage_ = self.rate_
 
-    def _release(self, X, rng):
+    def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)
         Xc = clip_rows(X, self.radius_, center=self.mean_)
         coef = Xc @ self.components_.T

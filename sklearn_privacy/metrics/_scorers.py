@@ -15,7 +15,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from sklearn_privacy._base import BaseMechanism, check_sensitive
+from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.metrics._leakage import (
     _ESTIMATORS,
     adversary_accuracy_score,
@@ -86,21 +86,13 @@ class _MechanismScorer:
         if metadata:
             raise TypeError(f"{self!r} got unexpected metadata {sorted(metadata)}.")
         mechanism, X_mech = find_mechanism(estimator, X)
-        X_valid = mechanism._validate_X(X_mech, reset=False)
-        X_release, S = mechanism._split_sensitive(X_valid)
-        if S is not None and sensitive is not None:
-            raise ValueError(
-                f"{self!r}: S was given twice, as the mechanism's sensitive columns and as "
-                "the `sensitive` metadata. Give one."
-            )
-        if S is None and sensitive is None and self._needs_sensitive:
+        X_release, S = mechanism.split_sensitive(X_mech, sensitive)
+        if S is None and self._needs_sensitive:
             raise ValueError(
                 f"{self!r} found no sensitive attribute: the mechanism has no sensitive "
                 "columns and no `sensitive` metadata reached the scorer (enable metadata "
                 "routing and pass sensitive=... to fit of GridSearchCV/cross_validate)."
             )
-        if sensitive is not None:
-            S = check_sensitive(sensitive, n_samples=X_valid.shape[0])
         release = np.asarray(mechanism.transform(X_mech))
         return self._sign * self._measure(mechanism, X_release, release, S, y)
 
