@@ -89,6 +89,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "sensitive": [None, Integral, str, "array-like", Hidden(slice)],
         "random_state": ["random_state", np.random.Generator],
+        "verbose": ["verbose"],
     }
 
     _requires_sensitive = True
@@ -102,6 +103,19 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     def _claims_dp(self):
         """Whether the mechanism reports a differential-privacy guarantee."""
         return False
+
+    def get_tradeoff_knob(self):
+        """The parameter that moves this mechanism along its privacy/utility trade-off.
+
+        :func:`~sklearn_privacy.model_selection.tradeoff_curve` sweeps it when no
+        parameter is named, and plots read its direction from it.
+
+        Returns
+        -------
+        TradeoffKnob
+            Its name, the direction in which leakage grows, and a default range.
+        """
+        return self._tradeoff_knob
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
