@@ -20,7 +20,6 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Hidden
 from sklearn.utils.validation import (
@@ -32,10 +31,14 @@ from sklearn.utils.validation import (
 )
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning
-from sklearn_privacy.utils._random import check_generator, check_seed_sequence
-from sklearn_privacy.utils._validation import check_categorical_values
+from sklearn_privacy.utils._random import check_seed_sequence
+from sklearn_privacy.utils._validation import (  # noqa: F401  as_2d: discrete/_alphabet
+    as_2d,
+    check_categorical_values,
+    check_sensitive,
+)
 
-__all__ = ["BaseMechanism", "as_2d", "check_generator", "check_sensitive"]
+__all__ = ["BaseMechanism"]
 
 
 _S_TWICE = (
@@ -372,50 +375,3 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             tags.input_tags.categorical = True
             tags.input_tags.string = True
         return tags
-
-
-def as_2d(values, name):
-    """``values`` (array-like or pandas object) as a 2-D ndarray; a 1-D one becomes a column."""
-    if hasattr(values, "to_numpy"):
-        values = values.to_numpy()
-    values = np.asarray(values)
-    if values.ndim == 1:
-        values = values.reshape(-1, 1)
-    if values.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D, got shape {values.shape}.")
-    return values
-
-
-def check_sensitive(sensitive, *, n_samples=None, name="sensitive", min_values=2):
-    """Validate S: a 2-D array with no missing values and at least two distinct rows.
-
-    Parameters
-    ----------
-    sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive)
-    n_samples : int, default=None
-        Expected number of rows.
-    name : str, default="sensitive"
-        Name used in error messages.
-    min_values : int, default=2
-        Distinct rows required: 2 to fit or score (S must vary), 1 to release
-        (a single row has a single value).
-
-    Returns
-    -------
-    ndarray of shape (n_samples, n_sensitive)
-    """
-    S = as_2d(sensitive, name)
-    if n_samples is not None and S.shape[0] != n_samples:
-        raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
-    if S.dtype.kind == "f":
-        if not np.all(np.isfinite(S)):
-            raise ValueError(f"{name} contains NaN or infinite values.")
-    elif S.dtype.kind == "O":
-        if pd.isna(S).any():
-            raise ValueError(f"{name} contains missing values.")
-    if min_values > 1 and (S.shape[0] < 2 or np.all(S == S[:1])):
-        raise ValueError(
-            f"{name} takes a single value: there is nothing to protect and leakage is zero. "
-            "S needs at least two distinct values."
-        )
-    return S

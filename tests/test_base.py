@@ -8,7 +8,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sklearn_privacy._base import check_generator
+from sklearn_privacy.utils import check_generator
 
 
 @parametrize_with_checks(

@@ -5,6 +5,7 @@ One table of instances (``INIT_PARAMS``) and one table of expected failures
 """
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -23,12 +24,12 @@ from sklearn_privacy import (
 INIT_PARAMS = {
     PrivacyFunnelTransformer: [
         {"sensitive": [0]},
-        {"method": "bottleneck", "lam": 0.5, "output": "onehot", "sensitive": [0]},
+        {"objective": "bottleneck", "lam": 0.5, "output": "onehot", "sensitive": [0]},
         {"output": "sample", "sensitive": [0], "random_state": 0},
     ],
     SubmodularFunnel: [
         {"sensitive": [0]},
-        {"problem": "bottleneck", "solver": "mm", "output": "onehot", "sensitive": [0]},
+        {"objective": "bottleneck", "solver": "mm", "output": "onehot", "sensitive": [0]},
     ],
     # A budget of 1 (Hamming distortion is at most 1) keeps the checks' continuous data fast.
     ConvexPrivacyMapping: [{"max_distortion": 1.0, "sensitive": [0], "random_state": 0}],
@@ -101,3 +102,94 @@ def test_documented_fitted_attributes_exist(cls):
     # feature_names_in_ only exists after fitting on a DataFrame
     assert [m for m in missing if m != "feature_names_in_"] == []
     assert np.isfinite(est.leakage_)
+
+
+# ----------------------------------------------------------------------------
+# The shared vocabulary (docs/design.md, "One vocabulary"), on real data sets.
+
+DISCRETE = (PrivacyFunnelTransformer, SubmodularFunnel, ConvexPrivacyMapping)
+PERSONALITY = ["Nscore", "Escore", "Oscore", "Ascore", "Cscore", "Impulsive", "SS"]
+
+
+def _real_data(cls, data_home):
+    """Adult (age, education, relationship; S = sex) or drug consumption (S = gender)."""
+    if cls in DISCRETE:
+        from sklearn_privacy.datasets import fetch_adult
+
+        frame = fetch_adult(data_home=data_home, discretize=True, as_frame=True).frame
+        frame = frame[["age", "education", "relationship", "sex"]].dropna().astype(str)
+        frame = frame.sample(3000, random_state=0)
+        return frame, None, {"sensitive": ["sex"]}
+    from sklearn_privacy.datasets import fetch_drug_consumption
+
+    frame = fetch_drug_consumption(data_home=data_home, as_frame=True).frame
+    X = frame[PERSONALITY + ["Gender"]]
+    y = frame["Cannabis"].isin(["CL3", "CL4", "CL5", "CL6"]).astype(int)
+    return X, y, {"sensitive": ["Gender"], "fit_data": "public"}
+
+
+@pytest.mark.parametrize("cls", list(INIT_PARAMS), ids=lambda c: c.__name__)
+def test_declared_knob_moves_leakage_in_its_direction_on_real_data(cls, data_home):
+    X, y, params = _real_data(cls, data_home)
+    mech = cls(**params)
+    knob = mech.get_tradeoff_knob()
+    assert knob.name in mech.get_params()
+    assert knob.more_leakage_when in ("larger", "smaller")
+    leakages = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for value in knob.grid(5):
+            try:
+                leakages.append(clone(mech).set_params(**{knob.name: value}).fit(X, y).leakage_)
+            except ValueError as exc:  # below a critical value: nothing to release
+                assert knob.name in str(exc)
+    assert len(leakages) >= 3
+    if knob.more_leakage_when == "smaller":
+        leakages = leakages[::-1]
+    # grows along the knob, and spans a real trade-off
+    assert np.all(np.diff(leakages) >= -1e-3 * max(leakages))
+    assert leakages[-1] > leakages[0] + 0.01 * max(leakages[-1], 1e-3)
+
+
+@pytest.mark.parametrize("cls", list(INIT_PARAMS), ids=lambda c: c.__name__)
+def test_operating_point_attributes_and_verbose(cls, data_home):
+    X, y, params = _real_data(cls, data_home)
+    mech = cls(**params)
+    assert mech.get_params()["verbose"] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        mech.fit(X, y)
+    for name in ("leakage_", "disclosure_", "distortion_"):
+        value = getattr(mech, name)
+        assert isinstance(value, float) and np.isfinite(value) and value >= 0, name
+    assert isinstance(mech.distortion_measure_, str) and mech.distortion_measure_
+    if cls in DISCRETE:
+        assert isinstance(mech.n_iter_, int) and mech.n_iter_ >= 1
+    names = mech.get_feature_names_out()
+    assert not any(str(n).startswith(cls.__name__.lower()) for n in names)
+
+
+# A parameter that makes each fit a no-op: it must warn, or refuse, naming the parameter.
+NO_OP = {
+    PrivacyFunnelTransformer: ({"threshold": 1.0}, "threshold"),
+    SubmodularFunnel: ({"lam": 1e6}, "lam"),
+    ConvexPrivacyMapping: ({"max_distortion": 0.0}, "max_distortion"),
+    GaussianIBTransformer: ({"beta": 1.0 + 1e-9}, "beta"),
+    L2CompressionDP: ({"epsilon": 1e-6, "clip_radius": 1e12}, "epsilon"),
+}
+
+
+@pytest.mark.parametrize("cls", list(INIT_PARAMS), ids=lambda c: c.__name__)
+def test_a_no_op_fit_warns_or_refuses_naming_the_parameter(cls, data_home):
+    X, y, params = _real_data(cls, data_home)
+    extra, name = NO_OP[cls]
+    mech = cls(**params, **extra)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            mech.fit(X, y)
+        except ValueError as exc:
+            assert name in str(exc)
+            return
+    messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    assert any(name in m for m in messages), messages

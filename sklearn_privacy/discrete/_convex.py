@@ -1,5 +1,6 @@
 """ConvexPrivacyMapping: the optimal randomised release (calmon2012, Thm. 1 and 2)."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -14,6 +15,8 @@ from sklearn_privacy.discrete._convex_solvers import (
     min_maximum_leakage_mapping,
 )
 from sklearn_privacy.discrete._distortion import DISTORTIONS, distortion_matrix
+from sklearn_privacy.information import entropy, mutual_information
+from sklearn_privacy.utils import TradeoffKnob
 
 __all__ = ["ConvexPrivacyMapping"]
 
@@ -32,14 +35,14 @@ class ConvexPrivacyMapping(BaseMechanism):
     ----------
     max_distortion : float, default=0.1
         The trade-off knob: the budget on the expected distortion of the
-        release. It must be at least the least achievable distortion
-        ``sum_y P(y) min_u d(y, u)`` (0 when the output alphabet contains the
-        input alphabet).
-    leakage : {"average", "maximum"}, default="average"
-        - ``"average"``: minimise ``I(S; U)`` (Thm. 1, a convex program);
-        - ``"maximum"``: minimise ``max_u [H(S) - H(S | U=u)]`` (Thm. 2, a line
-          search over the leakage level with a convex least-distortion program
-          at each step).
+        release; a larger budget hides more (leakage falls). It must be at
+        least the least achievable distortion ``sum_y P(y) min_u d(y, u)`` (0
+        when the output alphabet contains the input alphabet).
+    objective : {"average_leakage", "maximum_leakage"}, default="average_leakage"
+        - ``"average_leakage"``: minimise ``I(S; U)`` (Thm. 1, a convex program);
+        - ``"maximum_leakage"``: minimise ``max_u [H(S) - H(S | U=u)]`` (Thm. 2,
+          a line search over the leakage level with a convex least-distortion
+          program at each step).
     distortion : {"hamming", "absolute", "squared"}, array-like or callable, \
 default="hamming"
         Distortion ``d(y, u) >= 0`` between an input record and an output record:
@@ -67,7 +70,7 @@ default="hamming"
         Keyword arguments passed to ``cvxpy.Problem.solve``.
     tol : float, default=1e-7
         Accuracy in nats of the first-order path and of the line search of
-        ``leakage="maximum"``.
+        ``objective="maximum_leakage"``.
     max_iter : int, default=20000
         Iteration limit of the first-order path.
     smoothing : float, default=0.0
@@ -98,15 +101,21 @@ default="hamming"
         ``I(S; U)`` in nats.
     maximum_leakage_ : float
         ``max_u [H(S) - H(S | U=u)]`` in nats.
+    disclosure_ : float
+        ``I(Y; U)`` in nats at the training distribution.
     distortion_ : float
         Expected distortion ``E[d(Y, U)]`` at the training distribution.
+    distortion_measure_ : str
+        The name of ``d``: ``"hamming"``, ``"absolute"``, ``"squared"`` or
+        ``"custom"`` (a matrix or callable).
     min_distortion_ : float
         Least achievable expected distortion.
     solver_ : str
         The solver that produced ``mapping_`` (``"constant"`` when a constant
         release meets the budget, which leaks nothing).
     n_iter_ : int
-        First-order iterations, line-search steps (``leakage="maximum"``), or 1.
+        First-order iterations, line-search steps (``objective="maximum_leakage"``),
+        or 1.
     joint_ : ndarray of shape (n_s, n_inputs)
         Empirical ``P(S, Y)``.
     distortion_matrix_ : ndarray of shape (n_inputs, n_outputs)
@@ -149,7 +158,7 @@ default="hamming"
     >>> s = rng.integers(0, 2, 500)
     >>> y = np.where(rng.random(500) < 0.8, s, 1 - s)
     >>> X = np.column_stack([s, y])
-    >>> mech = ConvexPrivacyMapping(max_distortion=0.2, sensitive=[0], random_state=0)
+    >>> mech = ConvexPrivacyMapping(max_distortion=0.2, sensitive=[0])
     >>> Xt = mech.fit_transform(X)
     >>> Xt.shape
     (500, 1)
@@ -160,7 +169,7 @@ default="hamming"
     _parameter_constraints = {
         **BaseMechanism._parameter_constraints,
         "max_distortion": [Interval(Real, 0, None, closed="left")],
-        "leakage": [StrOptions({"average", "maximum"})],
+        "objective": [StrOptions({"average_leakage", "maximum_leakage"})],
         "distortion": [StrOptions(set(DISTORTIONS)), "array-like", callable],
         "observation": [StrOptions({"released", "full"})],
         "output_alphabet": [None, "array-like"],
@@ -182,7 +191,7 @@ default="hamming"
         self,
         max_distortion=0.1,
         *,
-        leakage="average",
+        objective="average_leakage",
         distortion="hamming",
         observation="released",
         output_alphabet=None,
@@ -198,7 +207,7 @@ default="hamming"
         random_state=None,
     ):
         self.max_distortion = max_distortion
-        self.leakage = leakage
+        self.objective = objective
         self.distortion = distortion
         self.observation = observation
         self.output_alphabet = output_alphabet
@@ -269,9 +278,46 @@ default="hamming"
         # First-order iterations, line-search steps, or one conic solve.
         self.n_iter_ = max(1, int(result.get("n_iter", result.get("n_steps", 1))))
         self.leakage_ = (
-            self.average_leakage_ if self.leakage == "average" else self.maximum_leakage_
+            self.average_leakage_ if self.objective == "average_leakage" else self.maximum_leakage_
         )
+        self.distortion_measure_ = self.distortion if isinstance(self.distortion, str) else "custom"
+        self._check_not_a_no_op()
         self._cdf = self._cumulative(self.mapping_.reshape(-1, self.mapping_.shape[-1]))
+
+    def get_tradeoff_knob(self):
+        """``max_distortion``: a larger budget hides more.
+
+        Returns
+        -------
+        TradeoffKnob
+        """
+        return TradeoffKnob("max_distortion", "smaller", low=0.0, high=0.5)
+
+    def _check_not_a_no_op(self):
+        """``disclosure_``, and a warning when the release keeps X or collapses to one record."""
+        # P(Y, U) = sum over S of P(S, Y) P(U | Y [, S])
+        if self.mapping_.ndim == 3:
+            y_u = np.einsum("sy,syu->yu", self.joint_, self.mapping_)
+        else:
+            y_u = self.joint_.sum(axis=0)[:, None] * self.mapping_
+        self.disclosure_ = mutual_information(y_u)
+        used = np.flatnonzero(y_u.sum(axis=0) > 1e-9)
+        if used.size == 1 and self.input_records_.shape[0] > 1:
+            warnings.warn(
+                f"max_distortion={self.max_distortion!r} is large enough to release one "
+                "record for every row: the release carries no information. Lower "
+                "max_distortion.",
+                UserWarning,
+                stacklevel=4,
+            )
+        elif self.disclosure_ >= entropy(self.joint_.sum(axis=0)) - 1e-9 and self.leakage_ > 0:
+            warnings.warn(
+                f"max_distortion={self.max_distortion!r} leaves no room to hide S: the "
+                "release determines X (leakage_ is I(S;X)). Raise max_distortion above "
+                f"min_distortion_ = {self.min_distortion_:.3g}.",
+                UserWarning,
+                stacklevel=4,
+            )
 
     def _release(self, X, S, rng):
         """Each row ``y`` becomes a draw of ``U ~ P(U | Y=y)`` (or ``P(U | Y=y, S=s)``)."""
@@ -298,7 +344,7 @@ default="hamming"
             tol=self.tol,
             verbose=self.verbose,
         )
-        if self.leakage == "average":
+        if self.objective == "average_leakage":
             return min_average_leakage_mapping(
                 joint, distortion, self.max_distortion, max_iter=self.max_iter, **kwargs
             )

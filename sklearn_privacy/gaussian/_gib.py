@@ -9,12 +9,14 @@ from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._estimation import row_norms_safe
-from sklearn_privacy.gaussian._encoding import gaussian_leakage, numeric_matrix
+from sklearn_privacy.gaussian._encoding import gaussian_leakage
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
 from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
 )
+from sklearn_privacy.information import gaussian_mutual_information
+from sklearn_privacy.utils import TradeoffKnob, sensitive_design_matrix
 
 # Budget of the private fit-time estimates when fit_epsilon is None.
 _DEFAULT_FIT_EPSILON = 1.0
@@ -81,6 +83,9 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         Each ``transform`` draws fresh noise; an int makes the sequence of
         releases reproducible for experiments and warns with
         :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`.
+    verbose : int, default=0
+        Accepted for the shared contract; the fit is closed-form and prints
+        nothing.
 
     Attributes
     ----------
@@ -96,6 +101,11 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         ``I(X;T)`` in nats (Gaussian model).
     disclosure_ : float
         Same as ``rate_``.
+    distortion_ : float
+        ``E ||X - E[X | T]||^2``, the mean squared error of the best
+        reconstruction of the released columns from the release (Gaussian model).
+    distortion_measure_ : str
+        ``"mmse"``.
     relevance_information_ : float
         ``I(T;Y)`` in nats (bottleneck).
     leakage_ : float
@@ -159,6 +169,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         fit_epsilon=None,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
         self.beta = beta
         self.objective = objective
@@ -170,6 +181,18 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         self.fit_epsilon = fit_epsilon
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
+
+    def get_tradeoff_knob(self):
+        """``beta`` (bottleneck) or ``disclosure`` (funnel): larger releases more.
+
+        Returns
+        -------
+        TradeoffKnob
+        """
+        if self.objective == "funnel":
+            return TradeoffKnob("disclosure", "larger", low=0.05, high=2.0, log=True)
+        return TradeoffKnob("beta", "larger", low=1.5, high=100.0, log=True)
 
     def _needs_sensitive(self):
         return self.objective == "funnel"
@@ -211,7 +234,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         if self.objective == "funnel":
             if self.disclosure is None:
                 raise ValueError('objective="funnel" needs disclosure (the I(X;T) to keep, nats).')
-            Y = numeric_matrix(S, "sensitive")
+            Y = sensitive_design_matrix(S)
         elif self.relevance_positions_.size:
             Y = X[:, self.relevance_positions_]
         elif y is None:
@@ -220,7 +243,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
                 "columns of X with relevance=..."
             )
         else:
-            Y = numeric_matrix(y, "y")
+            Y = sensitive_design_matrix(y, "y")
             if Y.shape[0] != X.shape[0]:
                 raise ValueError(f"y has {Y.shape[0]} rows but X has {X.shape[0]}.")
 
@@ -255,21 +278,27 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         self.n_components_ = A.shape[0]
         self.eigenvalues_ = sol["eigenvalues"]
         self.critical_betas_ = sol["critical_betas"]
-        cov_t = A @ cov_x @ A.T + np.eye(self.n_components_)
-        cov_t_y = A @ (cov_x - cov_xy @ np.linalg.solve(cov_y, cov_xy.T)) @ A.T + np.eye(
-            self.n_components_
-        )
-        self.rate_ = 0.5 * float(np.linalg.slogdet(cov_t)[1])
+        k = self.n_components_
+        cov_t = A @ cov_x @ A.T + np.eye(k)
+        d_y = cov_y.shape[0]
+        # T = A X + N(0, I): joint covariances of (X, T) and (Y, T)
+        x_t = np.block([[cov_x, cov_x @ A.T], [A @ cov_x, cov_t]])
+        y_t = np.block([[cov_y, cov_xy.T @ A.T], [A @ cov_xy, cov_t]])
+        self.rate_ = gaussian_mutual_information(x_t, np.arange(d), d + np.arange(k))
         self.disclosure_ = self.rate_
-        self.relevance_information_ = 0.5 * float(
-            np.linalg.slogdet(cov_t)[1] - np.linalg.slogdet(cov_t_y)[1]
+        self.relevance_information_ = gaussian_mutual_information(
+            y_t, np.arange(d_y), d_y + np.arange(k)
         )
+        # E||X - E[X|T]||^2 = tr(Sigma_x - Sigma_xt Sigma_t^-1 Sigma_tx)
+        gain = cov_x @ A.T
+        self.distortion_ = float(np.trace(cov_x) - np.trace(gain @ np.linalg.solve(cov_t, gain.T)))
+        self.distortion_measure_ = "mmse"
         if self.objective == "funnel":
             self.leakage_ = self.relevance_information_
         elif S is not None:
             self.leakage_ = gaussian_leakage(
                 Xf,
-                numeric_matrix(S, "sensitive"),
+                sensitive_design_matrix(S),
                 self.mean_,
                 A,
                 np.ones(A.shape[0]),
@@ -305,7 +334,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         return T
 
     def get_feature_names_out(self, input_features=None):
-        """Names ``gaussianibtransformer0, ...`` of the released components.
+        """Names ``component_0, component_1, ...`` of the released components.
 
         Parameters
         ----------
@@ -317,7 +346,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         ndarray of str
         """
         check_is_fitted(self, "n_components_")
-        return self._prefixed_feature_names(self.n_components_)
+        return np.asarray([f"component_{i}" for i in range(self.n_components_)], dtype=object)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -8,12 +8,15 @@ from sklearn.utils._param_validation import Interval
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, l2_exponential_epsilon
-from sklearn_privacy.gaussian._encoding import gaussian_leakage, numeric_matrix
+from sklearn_privacy.gaussian._encoding import gaussian_leakage
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
+from sklearn_privacy.utils import TradeoffKnob, sensitive_design_matrix
 
 # Share of the GDP budget (of mu^2) that a private fit spends when fit_epsilon is None.
 _DEFAULT_FIT_SHARE = 0.25
+# Below this I(X;T) (nats) a release is all but pure noise: the fit warns.
+_NOISE_ONLY_RATE = 1e-6
 
 
 class L2CompressionDP(GaussianDPMixin, BaseMechanism):
@@ -73,6 +76,9 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         releases reproducible for experiments and warns with
         :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: never publish
         two releases made from one seed.
+    verbose : int, default=0
+        Accepted for the shared contract; the fit is closed-form and prints
+        nothing.
 
     Attributes
     ----------
@@ -109,8 +115,12 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         Mahalanobis sensitivity of one release, ``2 R max_i a_i / sqrt(lambda_i)``.
     rate_ : float
         ``I(X;T)`` in nats under the Gaussian model.
+    disclosure_ : float
+        Same as ``rate_``.
     distortion_ : float
         Expected ``E ||X - T||^2`` under the Gaussian model (before clipping).
+    distortion_measure_ : str
+        ``"squared-error"``.
     leakage_ : float
         Gaussian ``I(S;T)`` in nats when S was given, else ``rate_`` (an upper
         bound on the leakage of any S, by data processing). Computed on the
@@ -166,6 +176,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         fit_epsilon=None,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
         self.epsilon = epsilon
         self.beta = beta
@@ -176,6 +187,18 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         self.fit_epsilon = fit_epsilon
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
+
+    def get_tradeoff_knob(self):
+        """``epsilon`` (or ``beta`` when given): larger releases more.
+
+        Returns
+        -------
+        TradeoffKnob
+        """
+        if self.epsilon is None:
+            return TradeoffKnob("beta", "larger", low=0.1, high=1000.0, log=True)
+        return TradeoffKnob("epsilon", "larger", low=0.1, high=100.0, log=True)
 
     def _fit_mechanism(self, X, S, y):
         if (self.epsilon is None) == (self.beta is None):
@@ -228,18 +251,28 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         self.noise_variance_ = sol["noise_variance"]
         self.n_components_ = self.components_.shape[0]
         self.noise_covariance_ = (self.components_.T * self.noise_variance_) @ self.components_
-        self.rate_ = sol["rate"]
+        self.rate_ = self.disclosure_ = sol["rate"]
         self.distortion_ = sol["distortion"]
+        self.distortion_measure_ = "squared-error"
+        knob = self.get_tradeoff_knob().name
         if self.n_components_ == 0:
             warnings.warn(
                 "L2CompressionDP pruned every component (beta s_i <= 1 for all of them, "
                 "or the budget is so small that the signal underflows): the release is the "
-                "constant mean_. Raise epsilon or beta.",
+                f"constant mean_. Raise {knob}.",
                 UserWarning,
                 stacklevel=3,
             )
             self._set_guarantee(0.0)
         else:
+            if self.rate_ < _NOISE_ONLY_RATE:
+                warnings.warn(
+                    f"{knob}={getattr(self, knob)!r} leaves the release almost pure noise "
+                    f"(I(X;T) = {self.rate_:.2g} nats under the Gaussian model): it carries "
+                    f"next to nothing. Raise {knob}, or clip_radius closer to the data.",
+                    UserWarning,
+                    stacklevel=3,
+                )
             # The reported guarantee is that of the arrays the release uses.
             whitened = self.scale_ / np.sqrt(self.noise_variance_)
             self._set_guarantee(2.0 * self.radius_ * float(whitened.max()))
@@ -252,7 +285,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         if S is not None:
             self.leakage_ = gaussian_leakage(
                 X,
-                numeric_matrix(S),
+                sensitive_design_matrix(S),
                 self.mean_,
                 self.components_,
                 self.scale_,

@@ -14,12 +14,12 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
-from sklearn_privacy._base import as_2d
 from sklearn_privacy.information import (
     encode_symbols,
     gaussian_mutual_information,
     mutual_information_from_samples,
 )
+from sklearn_privacy.utils import as_2d, sensitive_design_matrix
 
 __all__ = ["adversary_accuracy_score", "is_discrete_release", "leakage_score"]
 
@@ -189,11 +189,7 @@ def _gaussian_estimate(sensitive, release):
     between S and the release, so that it can under-estimate, down to zero,
     the leakage of a release that is not jointly Gaussian with S.
     """
-    if sensitive.dtype.kind in "fc" and not is_discrete_release(sensitive):
-        s_block = sensitive.astype(float)
-    else:
-        codes, symbols = encode_symbols(sensitive, name="sensitive")
-        s_block = np.eye(len(symbols))[codes][:, :-1]
+    s_block = sensitive_design_matrix(sensitive)
     t_block = np.asarray(release, dtype=float)
     joint = np.hstack([s_block, t_block])
     cov = np.atleast_2d(np.cov(joint, rowvar=False))

@@ -50,8 +50,8 @@ def _fit_and_score(estimator, X, y, train, test, parameters, scorer, fit_params,
         "estimator": [HasMethods(["fit"])],
         "X": ["array-like"],
         "y": ["array-like", None],
-        "param_name": [str],
-        "param_range": ["array-like"],
+        "param_name": [str, None],
+        "param_range": ["array-like", None],
         "scoring": [dict, callable, str],
         "cv": ["cv_object"],
         "n_jobs": [int, None],
@@ -65,8 +65,8 @@ def tradeoff_curve(
     X,
     y=None,
     *,
-    param_name,
-    param_range,
+    param_name=None,
+    param_range=None,
     scoring,
     cv=None,
     n_jobs=None,
@@ -89,10 +89,13 @@ def tradeoff_curve(
         Data, with the sensitive columns when the mechanism reads S from X.
     y : array-like of shape (n_samples,), default=None
         Target of the downstream task.
-    param_name : str
-        The knob, e.g. ``"privacy__epsilon"``.
-    param_range : array-like
-        Values of the knob.
+    param_name : str, default=None
+        The knob, e.g. ``"privacy__epsilon"``. ``None``: the knob the
+        mechanism declares (:meth:`~sklearn_privacy.base.BaseMechanism.get_tradeoff_knob`),
+        prefixed with its Pipeline step names.
+    param_range : array-like, default=None
+        Values of the knob. ``None``: five values of the declared knob's
+        default range (only when ``param_name`` is None too).
     scoring : dict, callable or str
         Scorers, e.g. ``{"accuracy": "accuracy", "leakage": make_leakage_scorer()}``.
     cv : int, cross-validation generator or iterable, default=None
@@ -112,8 +115,10 @@ def tradeoff_curve(
     result : :class:`~sklearn.utils.Bunch`
         ``param_name``, ``param_range``, ``test_scores`` (dict of arrays of
         shape ``(n_values, n_splits)``; a single scorer is named ``"score"``),
-        ``mean_test_scores`` (dict of arrays of shape ``(n_values,)``) and
-        ``fit_times`` of shape ``(n_values, n_splits)``.
+        ``mean_test_scores`` (dict of arrays of shape ``(n_values,)``),
+        ``fit_times`` of shape ``(n_values, n_splits)``, and
+        ``more_leakage_when`` (``"larger"``/``"smaller"``, the declared
+        direction of the mechanism's knob, ``None`` for another parameter).
 
     See Also
     --------
@@ -138,6 +143,19 @@ def tradeoff_curve(
     True
     """
     X, y = indexable(X, y)
+    knob_path, knob = _locate_knob(estimator)
+    if param_name is None:
+        if knob is None:
+            raise ValueError(
+                "param_name is None, and estimator holds no sklearn_privacy mechanism whose "
+                "knob could be swept: name the parameter."
+            )
+        param_name = knob_path
+        if param_range is None:
+            param_range = knob.grid(5)
+    elif param_range is None:
+        raise ValueError(f"param_range is needed with param_name={param_name!r}.")
+    direction = knob.more_leakage_when if param_name == knob_path else None
     params = {} if params is None else dict(params)
     cv = check_cv(cv, y, classifier=is_classifier(estimator))
     scorer = check_scoring(estimator, scoring=scoring, raise_exc=True)
@@ -178,7 +196,25 @@ def tradeoff_curve(
         test_scores=test_scores,
         mean_test_scores={name: s.mean(axis=1) for name, s in test_scores.items()},
         fit_times=np.asarray([r[1] for r in results]).reshape(shape),
+        more_leakage_when=direction,
     )
+
+
+def _locate_knob(estimator, prefix=""):
+    """``(param path, TradeoffKnob)`` of the mechanism inside ``estimator``, or ``(None, None)``."""
+    from sklearn.pipeline import Pipeline
+
+    from sklearn_privacy._base import BaseMechanism
+
+    if isinstance(estimator, BaseMechanism):
+        knob = estimator.get_tradeoff_knob()
+        return prefix + knob.name, knob
+    if isinstance(estimator, Pipeline):
+        for name, step in estimator.steps:
+            path, knob = _locate_knob(step, f"{prefix}{name}__")
+            if knob is not None:
+                return path, knob
+    return None, None
 
 
 @validate_params(

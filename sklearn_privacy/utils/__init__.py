@@ -1,14 +1,24 @@
 """Shared helpers: random streams, validation, trade-off knobs, progress bars."""
 
+from sklearn_privacy.utils._encoding import (
+    encode_sensitive,
+    is_continuous,
+    sensitive_design_matrix,
+)
 from sklearn_privacy.utils._knob import TradeoffKnob
 from sklearn_privacy.utils._progress import progress
 from sklearn_privacy.utils._random import check_generator, check_seed_sequence
-from sklearn_privacy.utils._validation import check_categorical_values
+from sklearn_privacy.utils._validation import as_2d, check_categorical_values, check_sensitive
 
 __all__ = [
     "TradeoffKnob",
+    "as_2d",
     "check_categorical_values",
     "check_generator",
     "check_seed_sequence",
+    "check_sensitive",
+    "encode_sensitive",
+    "is_continuous",
     "progress",
+    "sensitive_design_matrix",
 ]

@@ -1,4 +1,4 @@
-"""Validation shared by the mechanisms: categorical cells."""
+"""Validation shared by the mechanisms: arrays, S, categorical cells."""
 
 import cmath
 from numbers import Number
@@ -6,7 +6,7 @@ from numbers import Number
 import numpy as np
 import pandas as pd
 
-__all__ = ["check_categorical_values"]
+__all__ = ["as_2d", "check_categorical_values", "check_sensitive"]
 
 
 def check_categorical_values(X, *, name="X", feature_names=None):
@@ -100,3 +100,50 @@ def _infinite_mask(column):
     except Exception:  # a cell whose == is not a plain bool (e.g. an array)
         pass
     return np.fromiter((_is_infinite(v) for v in column.tolist()), dtype=bool, count=len(column))
+
+
+def as_2d(values, name):
+    """``values`` (array-like or pandas object) as a 2-D ndarray; a 1-D one becomes a column."""
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    values = np.asarray(values)
+    if values.ndim == 1:
+        values = values.reshape(-1, 1)
+    if values.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {values.shape}.")
+    return values
+
+
+def check_sensitive(sensitive, *, n_samples=None, name="sensitive", min_values=2):
+    """Validate S: a 2-D array with no missing values and at least two distinct rows.
+
+    Parameters
+    ----------
+    sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive)
+    n_samples : int, default=None
+        Expected number of rows.
+    name : str, default="sensitive"
+        Name used in error messages.
+    min_values : int, default=2
+        Distinct rows required: 2 to fit or score (S must vary), 1 to release
+        (a single row has a single value).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_sensitive)
+    """
+    S = as_2d(sensitive, name)
+    if n_samples is not None and S.shape[0] != n_samples:
+        raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
+    if S.dtype.kind == "f":
+        if not np.all(np.isfinite(S)):
+            raise ValueError(f"{name} contains NaN or infinite values.")
+    elif S.dtype.kind == "O":
+        if pd.isna(S).any():
+            raise ValueError(f"{name} contains missing values.")
+    if min_values > 1 and (S.shape[0] < 2 or np.all(S == S[:1])):
+        raise ValueError(
+            f"{name} takes a single value: there is nothing to protect and leakage is zero. "
+            "S needs at least two distinct values."
+        )
+    return S

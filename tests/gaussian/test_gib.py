@@ -75,7 +75,7 @@ def test_relevance_columns_replace_y_and_are_not_released():
     assert gib.components_.shape[1] == 3
     T = gib.transform(df)
     assert T.shape == (1000, gib.n_components_)
-    assert list(gib.get_feature_names_out()) == ["gaussianibtransformer0"]
+    assert list(gib.get_feature_names_out()) == ["component_0"]
     gib_y = GaussianIBTransformer(fit_data="public", beta=20.0).fit(X, aux)
     np.testing.assert_allclose(gib.components_, gib_y.components_, rtol=1e-10)
 

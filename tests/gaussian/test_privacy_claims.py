@@ -18,7 +18,7 @@ import pytest
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
-from sklearn_privacy.gaussian._encoding import numeric_matrix
+from sklearn_privacy.utils import sensitive_design_matrix
 
 mpmath.mp.dps = 50
 
@@ -50,8 +50,8 @@ def _joint_rows(mech, X, y=None, s=None):
     if isinstance(mech, L2CompressionDP):
         return X
     if mech.objective == "funnel":
-        return np.hstack([X, numeric_matrix(s, "sensitive")])
-    return np.hstack([X, numeric_matrix(y, "y")])
+        return np.hstack([X, sensitive_design_matrix(s)])
+    return np.hstack([X, sensitive_design_matrix(y, "y")])
 
 
 def actual_mu(mech, Z, Zp):

@@ -53,6 +53,22 @@ def test_tradeoff_curve_matches_cross_validate(data):
     assert leak[0] > leak[1] > leak[2]
 
 
+def test_tradeoff_curve_sweeps_the_declared_knob_by_default(data):
+    X, y, _ = data
+    result = tradeoff_curve(_pipe(sensitive=[0]), X, y, scoring=_scoring(), cv=CV)
+    assert result.param_name == "privacy__scale"
+    np.testing.assert_allclose(result.param_range.astype(float), np.linspace(0.0, 10.0, 5))
+    assert result.more_leakage_when == "smaller"
+    named = tradeoff_curve(
+        _pipe(sensitive=[0]), X, y, param_name="clf__C", param_range=[1.0], scoring=_scoring()
+    )
+    assert named.more_leakage_when is None
+    with pytest.raises(ValueError, match="param_range is needed"):
+        tradeoff_curve(_pipe(sensitive=[0]), X, y, param_name="clf__C", scoring=_scoring())
+    with pytest.raises(ValueError, match="no sklearn_privacy mechanism"):
+        tradeoff_curve(LogisticRegression(), X, y, scoring="accuracy")
+
+
 def test_tradeoff_curve_routes_sensitive(routing, data):
     X, y, s = data
     pipe = Pipeline(

@@ -1,0 +1,90 @@
+"""The two encodings of a sensitive (or relevance) variable used across the library.
+
+- :func:`encode_sensitive`: discrete S as integer codes of its joint symbols
+  (the rows of a 2-D S form one symbol); what plug-in and kNN estimates, the
+  adversary and the discrete mechanisms read.
+- :func:`sensitive_design_matrix`: S as a float matrix for Gaussian models: a
+  continuous S as it is, a discrete S one-hot over its joint symbols with the
+  first symbol dropped (so that the covariance is not singular).
+"""
+
+import numpy as np
+
+from sklearn_privacy.utils._validation import as_2d
+
+__all__ = ["encode_sensitive", "is_continuous", "sensitive_design_matrix"]
+
+
+def is_continuous(values):
+    """Whether a variable is continuous: floats that are not all integers.
+
+    Labels, integers and integer-valued floats are discrete (as
+    :func:`sklearn.utils.multiclass.type_of_target` reads them).
+    """
+    values = np.asarray(values)
+    if values.dtype.kind not in "fc":
+        return False
+    finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
+    return bool(np.any(finite != np.round(finite)))
+
+
+def encode_sensitive(values, name="sensitive"):
+    """Integer codes of the joint symbols of a discrete variable.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,) or (n_samples, n_columns)
+    name : str, default="sensitive"
+        Name in error messages.
+
+    Returns
+    -------
+    codes : ndarray of shape (n_samples,)
+    symbols : ndarray
+        The distinct values (or rows), in the order of the codes.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import encode_sensitive
+    >>> encode_sensitive([["f", 1], ["m", 0], ["f", 1]])[0].tolist()
+    [0, 1, 0]
+    """
+    # imported here: information/ may itself import utils (constraints)
+    from sklearn_privacy.information import encode_symbols
+
+    return encode_symbols(as_2d(values, name), name=name)
+
+
+def sensitive_design_matrix(values, name="sensitive"):
+    """Float matrix of a variable for Gaussian models.
+
+    A continuous variable (see :func:`is_continuous`) is kept as it is; a
+    discrete one is one-hot encoded over its joint symbols, the first symbol
+    dropped.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,) or (n_samples, n_columns)
+    name : str, default="sensitive"
+        Name in error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_columns_out)
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import sensitive_design_matrix
+    >>> sensitive_design_matrix(["a", "b", "c", "a"]).tolist()
+    [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
+    """
+    arr = as_2d(values, name)
+    if is_continuous(arr):
+        out = arr.astype(float)
+        if not np.all(np.isfinite(out)):
+            raise ValueError(f"{name} contains NaN or infinite values.")
+        return out
+    codes, symbols = encode_sensitive(arr, name)
+    if len(symbols) < 2:
+        raise ValueError(f"{name} takes a single value.")
+    return (codes[:, None] == np.arange(1, len(symbols))[None, :]).astype(float)
