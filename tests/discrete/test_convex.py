@@ -133,3 +133,27 @@ def test_pipeline_grid_search_with_scorers():
     # More budget, less leakage (scorers are negated: greater is better).
     assert res["mean_test_leakage"][1] >= res["mean_test_leakage"][0] - 0.02
     assert -res["mean_test_distortion"][0] <= 0.05 + 0.05
+
+
+def test_disclosure_is_the_mutual_information_of_input_and_release():
+    from sklearn_privacy.information import mutual_information_from_samples
+
+    rng = np.random.default_rng(0)
+    n = 200_000
+    s = rng.integers(0, 2, n)
+    y = np.where(rng.random(n) < 0.8, s, 1 - s) + 2 * rng.integers(0, 2, n)
+    X = np.column_stack([s, y])
+    mech = ConvexPrivacyMapping(0.2, sensitive=[0], random_state=0).fit(X)
+    sampled = mutual_information_from_samples(y, mech.transform(X))
+    assert mech.disclosure_ == pytest.approx(sampled, abs=5e-3)
+    assert mech.distortion_measure_ == "hamming"
+
+
+def test_budget_zero_warns_that_nothing_is_hidden():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 500)
+    X = np.column_stack([s, np.where(rng.random(500) < 0.8, s, 1 - s)])
+    with pytest.warns(UserWarning, match="max_distortion=0.0 leaves no room"):
+        ConvexPrivacyMapping(0.0, sensitive=[0]).fit(X)
+    with pytest.warns(UserWarning, match="one record for every row"):
+        ConvexPrivacyMapping(1.0, sensitive=[0]).fit(X)

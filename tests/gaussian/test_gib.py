@@ -164,3 +164,22 @@ def test_grid_search_over_beta_with_accuracy_and_leakage():
 def test_clone_keeps_params():
     est = GaussianIBTransformer(fit_data="public", beta=5.0, objective="funnel", disclosure=0.5)
     assert clone(est).get_params() == est.get_params()
+
+
+def test_mmse_distortion_and_rates_match_samples():
+    """distortion_ is E||X - E[X|T]||^2: the error of the best linear reconstruction on samples."""
+    rng = np.random.default_rng(0)
+    n = 200_000
+    X = rng.normal(size=(n, 3)) @ np.array([[1.0, 0.3, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    y = X[:, 0] - X[:, 2] + 0.5 * rng.normal(size=n)
+    gib = GaussianIBTransformer(fit_data="public", beta=30.0, random_state=0).fit(X, y)
+    assert gib.distortion_measure_ == "mmse"
+    T = gib.transform(X)
+    design = np.c_[T, np.ones(n)]
+    coef, *_ = np.linalg.lstsq(design, X, rcond=None)
+    mse = np.mean(np.sum((X - design @ coef) ** 2, axis=1))
+    assert gib.distortion_ == pytest.approx(mse, rel=0.01)
+    # I(X;T) = 0.5 log det(Cov T) for unit noise, from the sample covariance of T
+    rate = 0.5 * np.linalg.slogdet(np.atleast_2d(np.cov(T, rowvar=False)))[1]
+    assert gib.rate_ == pytest.approx(rate, abs=0.01)
+    assert gib.disclosure_ == gib.rate_
