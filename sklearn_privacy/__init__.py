@@ -8,6 +8,7 @@ attribute S is given as columns of ``X`` (``sensitive=``) or as routed
 Information is measured in nats.
 """
 
+from sklearn_privacy.adversarial import PPANTransformer
 from sklearn_privacy.discrete import (
     ConvexPrivacyMapping,
     PrivacyFunnelTransformer,
@@ -21,6 +22,7 @@ __all__ = [
     "ConvexPrivacyMapping",
     "GaussianIBTransformer",
     "L2CompressionDP",
+    "PPANTransformer",
     "PrivacyFunnelTransformer",
     "SubmodularFunnel",
 ]

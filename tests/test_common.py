@@ -17,6 +17,7 @@ from sklearn_privacy import (
     ConvexPrivacyMapping,
     GaussianIBTransformer,
     L2CompressionDP,
+    PPANTransformer,
     PrivacyFunnelTransformer,
     SubmodularFunnel,
 )
@@ -42,6 +43,10 @@ INIT_PARAMS = {
         {"epsilon": 2.0, "random_state": 0},
         {"epsilon": None, "beta": 1e3, "clip_radius": 10.0, "fit_data": "public"},
         {"epsilon": None, "beta": 1e3, "fit_epsilon": 1e3, "random_state": 0},
+    ],
+    # Tiny networks and two epochs keep the checks fast.
+    PPANTransformer: [
+        {"sensitive": [0], "max_epochs": 2, "hidden_layer_sizes": (4,), "random_state": 0}
     ],
 }
 
@@ -113,12 +118,16 @@ PERSONALITY = ["Nscore", "Escore", "Oscore", "Ascore", "Cscore", "Impulsive", "S
 
 def _real_data(cls, data_home):
     """Adult (age, education, relationship; S = sex) or drug consumption (S = gender)."""
-    if cls in DISCRETE:
+    if cls in DISCRETE or cls is PPANTransformer:
         from sklearn_privacy.datasets import fetch_adult
 
         frame = fetch_adult(data_home=data_home, discretize=True, as_frame=True).frame
         frame = frame[["age", "education", "relationship", "sex"]].dropna().astype(str)
         frame = frame.sample(3000, random_state=0)
+        if cls is PPANTransformer:  # finite alphabets: exact plug-in leakage_, full batches
+            frame = frame.apply(lambda col: col.astype("category").cat.codes)
+            params = {"max_epochs": 300, "batch_size": 3000, "lr": 0.05, "random_state": 0}
+            return frame, None, {"sensitive": ["sex"], **params}
         return frame, None, {"sensitive": ["sex"]}
     from sklearn_privacy.datasets import fetch_drug_consumption
 
@@ -176,6 +185,7 @@ NO_OP = {
     ConvexPrivacyMapping: ({"max_distortion": 0.0}, "max_distortion"),
     GaussianIBTransformer: ({"beta": 1.0 + 1e-9}, "beta"),
     L2CompressionDP: ({"epsilon": 1e-6, "clip_radius": 1e12}, "epsilon"),
+    PPANTransformer: ({"lam": 0.0}, "lam"),
 }
 
 

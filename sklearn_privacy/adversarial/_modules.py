@@ -1,0 +1,192 @@
+"""Torch modules of PPAN: release mechanisms, adversaries, discriminator (sec. 2.3, 3).
+
+Imported only inside :mod:`sklearn_privacy.adversarial` functions, so that
+``import sklearn_privacy`` does not import torch.
+
+Every mechanism maps ``(w, noise)`` to ``(z, weights)``: ``z`` of shape
+``(n, K, d_z)`` holds K candidate releases per row and ``weights`` of shape
+``(n, K)`` their probabilities, so that every loss is the exact expectation
+``sum_k weights[:, k] * loss(z[:, k])`` over the finite part of the release
+(eq. 6 for a finite alphabet, the mixture component for a Gaussian mixture,
+and K = 1 for a single reparameterised draw).
+"""
+
+import math
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+__all__ = [
+    "CategoricalAdversary",
+    "CategoricalMechanism",
+    "Discriminator",
+    "GaussianAdversary",
+    "GaussianMechanism",
+    "UniversalMechanism",
+    "mlp",
+]
+
+
+def mlp(n_in, hidden, n_out, *, activation="relu", bias=True):
+    """Fully connected layers with ``activation`` after each hidden layer."""
+    act = {"relu": nn.ReLU, "tanh": nn.Tanh}[activation]
+    layers, width = [], n_in
+    for h in hidden:
+        layers += [nn.Linear(width, h), act()]
+        width = h
+    layers.append(nn.Linear(width, n_out, bias=bias))
+    return nn.Sequential(*layers)
+
+
+class _Scaled(nn.Module):
+    """Standardises the observation with fixed training statistics (buffers)."""
+
+    def __init__(self, center, scale):
+        super().__init__()
+        self.register_buffer("center", torch.as_tensor(center, dtype=torch.float32))
+        self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+
+    def standardize(self, w):
+        return (w - self.center) / self.scale
+
+
+class CategoricalMechanism(nn.Module):
+    """``P(z | w) = softmax(G w)`` over a finite release alphabet (sec. 2.3.1, 3.1.2).
+
+    With ``n_codes`` set, ``w`` is an integer code of a finite observation and
+    ``G`` is the minimal ``|Z| x |W|`` matrix (no hidden layer, no bias);
+    otherwise ``w`` is a float vector fed to a perceptron.
+    """
+
+    def __init__(self, n_outputs, *, n_codes=None, n_in=None, hidden=(32,), activation="relu"):
+        super().__init__()
+        self.n_outputs = n_outputs
+        if n_codes is not None:
+            self.table = nn.Embedding(n_codes, n_outputs)
+            nn.init.normal_(self.table.weight, std=0.01)
+            self.net = None
+        else:
+            self.table = None
+            self.net = mlp(n_in, hidden, n_outputs, activation=activation)
+
+    def forward(self, w, noise=None):
+        logits = self.table(w) if self.table is not None else self.net(w)
+        return None, torch.softmax(logits, dim=-1)
+
+
+class GaussianMechanism(nn.Module):
+    """Gaussian (``n_components=1``) or Gaussian-mixture release by reparameterisation.
+
+    The network maps ``w`` to means, log-variances (diagonal covariance, the
+    ``A`` of sec. 2.3.2 diagonal) and mixture logits; each component is drawn
+    as ``mu + sigma * eps`` with ``eps`` given, and the mixture weights enter
+    the loss as an exact expectation (``L_GMM``).
+    """
+
+    def __init__(
+        self,
+        n_in,
+        n_out,
+        *,
+        n_components=1,
+        hidden=(32, 32),
+        activation="relu",
+        center=0.0,
+        scale=1.0,
+        out_center=0.0,
+        out_scale=1.0,
+    ):
+        super().__init__()
+        self.n_out, self.n_components = n_out, n_components
+        self.inp = _Scaled(center, scale)
+        self.out = _Scaled(out_center, out_scale)
+        self.net = mlp(n_in, hidden, n_components * (2 * n_out + 1), activation=activation)
+
+    def forward(self, w, noise):
+        h = self.net(self.inp.standardize(w))
+        k, d = self.n_components, self.n_out
+        mean = h[:, : k * d].reshape(-1, k, d)
+        log_var = h[:, k * d : 2 * k * d].reshape(-1, k, d).clamp(-12.0, 8.0)
+        weights = torch.softmax(h[:, 2 * k * d :], dim=-1)
+        z = mean + torch.exp(0.5 * log_var) * noise
+        return self.out.center + self.out.scale * z, weights
+
+
+class UniversalMechanism(nn.Module):
+    """``z = f(w, u)``: a perceptron fed the observation and seed noise ``u`` (sec. 2.3.3)."""
+
+    def __init__(
+        self,
+        n_in,
+        n_out,
+        *,
+        n_noise=8,
+        hidden=(32, 32),
+        activation="relu",
+        center=0.0,
+        scale=1.0,
+        out_center=0.0,
+        out_scale=1.0,
+    ):
+        super().__init__()
+        self.inp = _Scaled(center, scale)
+        self.out = _Scaled(out_center, out_scale)
+        self.net = mlp(n_in + n_noise, hidden, n_out, activation=activation)
+
+    def forward(self, w, noise):
+        z = self.net(torch.cat([self.inp.standardize(w), noise], dim=-1))
+        z = self.out.center + self.out.scale * z
+        return z[:, None, :], torch.ones(z.shape[0], 1, dtype=z.dtype, device=z.device)
+
+
+class CategoricalAdversary(nn.Module):
+    """``Q(s | z) = softmax(A z)`` for a discrete S (a perceptron when ``hidden``)."""
+
+    def __init__(self, n_in, n_classes, *, hidden=(32, 32), activation="relu", bias=True):
+        super().__init__()
+        self.net = mlp(n_in, hidden, n_classes, activation=activation, bias=bias)
+
+    def log_prob(self, z, s):
+        """``log Q(s | z)`` for ``z`` of shape ``(m, K, d)`` and codes ``s`` of shape ``(n,)``.
+
+        ``m`` is ``n`` or 1 (the same candidates for every row); returns ``(n, K)``.
+        """
+        logp = torch.log_softmax(self.net(z), dim=-1)
+        n, k = s.shape[0], logp.shape[1]
+        logp = logp.expand(n, k, logp.shape[-1])
+        return logp.gather(-1, s.reshape(n, 1, 1).expand(n, k, 1)).squeeze(-1)
+
+
+class GaussianAdversary(nn.Module):
+    """``Q(s | z) = N(s; mu(z), diag(exp(log_var(z))))`` for a continuous S (sec. 3.2)."""
+
+    def __init__(self, n_in, n_sensitive, *, hidden=(32, 32), activation="relu"):
+        super().__init__()
+        self.d = n_sensitive
+        self.net = mlp(n_in, hidden, 2 * n_sensitive, activation=activation)
+
+    def log_prob(self, z, s):
+        """``log Q(s | z)`` for ``z`` of shape ``(m, K, d)``, ``s`` of shape ``(n, d_s)``."""
+        h = self.net(z)
+        mean, log_var = h[..., : self.d], h[..., self.d :].clamp(-12.0, 8.0)
+        sq = (s[:, None, :] - mean) ** 2 * torch.exp(-log_var)
+        return -0.5 * (sq + log_var + math.log(2 * math.pi)).sum(-1)
+
+
+class Discriminator(nn.Module):
+    """``D(z)``: logit of the probability that ``z`` is a release, not real data (eq. 10)."""
+
+    def __init__(self, n_in, *, hidden=(64,), activation="relu"):
+        super().__init__()
+        self.net = mlp(n_in, hidden, 1, activation=activation)
+
+    def forward(self, z):
+        return self.net(z).squeeze(-1)
+
+
+def bernoulli_cross_entropy(logits, target):
+    """Per-pixel binary cross-entropy averaged over pixels (sec. 3.3), from logits."""
+    return F.binary_cross_entropy_with_logits(
+        logits, target.expand_as(logits), reduction="none"
+    ).mean(-1)

@@ -1,0 +1,254 @@
+"""The skorch net of PPAN: mechanism, adversary and their alternating updates (eq. 3-5, 10).
+
+Imported only inside :mod:`sklearn_privacy.adversarial` functions (it imports
+torch and skorch).
+"""
+
+import numpy as np
+import torch
+from skorch import NeuralNet
+from skorch.dataset import unpack_data
+from skorch.utils import TeeGenerator, to_tensor
+from torch.nn import functional as F
+
+from sklearn_privacy.adversarial._modules import bernoulli_cross_entropy
+
+__all__ = ["PPANNet"]
+
+
+class _Distortion(torch.nn.Module):
+    """The distortion ``d(t, z)`` of every candidate release, shape ``(n, K)``.
+
+    Held as skorch's criterion so that its table moves with the net's device.
+    ``kind``: ``"table"`` (a finite alphabet: row ``code`` of ``matrix``),
+    ``"squared"``, ``"cross_entropy"`` (``z`` holds logits) or
+    ``"mutual_information"`` (computed by the net from the utility posterior).
+    """
+
+    def __init__(self, kind="squared", matrix=None):
+        super().__init__()
+        self.kind = kind
+        self.register_buffer(
+            "matrix",
+            torch.as_tensor(np.zeros((1, 1)) if matrix is None else matrix, dtype=torch.float32),
+        )
+
+    def forward(self, z, target, code):
+        if self.kind == "table":
+            return self.matrix[code]
+        if self.kind == "squared":
+            return ((target[:, None, :] - z) ** 2).sum(-1)
+        return bernoulli_cross_entropy(z, target[:, None, :])
+
+
+class PPANNet(NeuralNet):
+    """A skorch ``NeuralNet`` training a release mechanism against an adversary.
+
+    ``module`` is the mechanism (``module_``), ``adversary`` the privacy
+    adversary ``Q(s | z)`` (``adversary_``), ``utility`` the optional posterior
+    ``Q(y | z)`` of a mutual-information utility (``utility_``, sec. 5.1),
+    ``discriminator`` the optional realism discriminator (``discriminator_``,
+    eq. 10). Each has its own optimizer: ``optimizer_`` (mechanism and utility
+    posterior: both minimise), ``adversary_optimizer_`` and
+    ``discriminator_optimizer_`` (both maximise).
+
+    ``train_step`` alternates ``adversary_steps`` adversary (and
+    discriminator) updates, with the release detached, and one mechanism
+    update, which steps ``optimizer_`` only. The batch ``X`` is a dict:
+    ``w`` (mechanism input: floats, or integer codes of a finite observation),
+    ``s`` (S: integer codes or standardised floats), ``t`` (the useful data the
+    distortion compares with: floats, or integer codes for a mutual-information
+    utility with a discrete ``y``), ``code`` (the row of the distortion table)
+    and ``u`` (seed noise is drawn in the step, never carried).
+    """
+
+    def __init__(
+        self,
+        module,
+        *,
+        adversary,
+        utility=None,
+        discriminator=None,
+        release="universal",
+        n_candidates=1,
+        noise_shape=(8,),
+        lam=10.0,
+        max_distortion=None,
+        gamma=0.0,
+        adversary_steps=1,
+        cross_entropy_release=False,
+        adversary_optimizer=torch.optim.Adam,
+        discriminator_optimizer=torch.optim.Adam,
+        criterion=_Distortion,
+        **kwargs,
+    ):
+        self.adversary = adversary
+        self.utility = utility
+        self.discriminator = discriminator
+        self.release = release
+        self.n_candidates = n_candidates
+        self.noise_shape = noise_shape
+        self.lam = lam
+        self.max_distortion = max_distortion
+        self.gamma = gamma
+        self.adversary_steps = adversary_steps
+        self.cross_entropy_release = cross_entropy_release
+        self.adversary_optimizer = adversary_optimizer
+        self.discriminator_optimizer = discriminator_optimizer
+        super().__init__(module, criterion=criterion, **kwargs)
+
+    # ------------------------------------------------------------ initialise
+    def initialize_module(self):
+        super().initialize_module()
+        self.adversary_ = self.initialized_instance(
+            self.adversary, self.get_params_for("adversary")
+        )
+        if self.utility is not None:
+            self.utility_ = self.initialized_instance(self.utility, self.get_params_for("utility"))
+        if self.discriminator is not None:
+            self.discriminator_ = self.initialized_instance(
+                self.discriminator, self.get_params_for("discriminator")
+            )
+        return self
+
+    def initialize_optimizer(self, *args, **kwargs):
+        named = list(self.module_.named_parameters())
+        if self.utility is not None:
+            named += [("utility." + k, v) for k, v in self.utility_.named_parameters()]
+        args_, kwargs_ = self.get_params_for_optimizer("optimizer", named)
+        self.optimizer_ = self.optimizer(*args_, **kwargs_)
+        args_, kwargs_ = self.get_params_for_optimizer(
+            "adversary_optimizer", self.adversary_.named_parameters()
+        )
+        self.adversary_optimizer_ = self.adversary_optimizer(*args_, **kwargs_)
+        if self.discriminator is not None:
+            args_, kwargs_ = self.get_params_for_optimizer(
+                "discriminator_optimizer", self.discriminator_.named_parameters()
+            )
+            self.discriminator_optimizer_ = self.discriminator_optimizer(*args_, **kwargs_)
+        return self
+
+    # ------------------------------------------------------------- the loss
+    def draw_noise(self, n, generator=None):
+        """Seed noise for ``n`` rows: Uniform[-1, 1] (universal) or N(0, 1) (Gaussian)."""
+        shape = (n, *self.noise_shape)
+        if self.release == "universal":
+            return 2 * torch.rand(shape, generator=generator, device=self.device) - 1
+        if self.release == "categorical":
+            return None
+        return torch.randn(shape, generator=generator, device=self.device)
+
+    def candidates(self, Xi, noise=None):
+        """Candidate releases ``z`` (``(n, K, d)``, or ``None`` for a finite alphabet:
+        the identity one-hots) and their weights ``(n, K)``."""
+        w = Xi["w"]
+        if noise is None:
+            noise = self.draw_noise(w.shape[0])
+        return self.module_(w, noise)
+
+    def _adversary_input(self, z):
+        if z is None:  # finite alphabet: every one-hot candidate, shared by all rows
+            k = self.n_candidates
+            return torch.eye(k, device=self.device)[None]
+        return torch.sigmoid(z) if self.cross_entropy_release else z
+
+    def terms(self, Xi, noise=None, *, detach_release=False):
+        """``log Q(s | z)``, ``d(t, z)`` (each ``(n, K)``), the weights and the release."""
+        z, weights = self.candidates(Xi, noise)
+        if detach_release:
+            z = None if z is None else z.detach()
+            weights = weights.detach()
+        seen = self._adversary_input(z)
+        log_q = self.adversary_.log_prob(seen, Xi["s"])
+        if self.utility is not None:
+            dist = -self.utility_.log_prob(seen, Xi["t"])
+        else:
+            dist = self.criterion_(z, Xi.get("t"), Xi.get("code"))
+        return log_q, dist, weights, seen
+
+    def objective(self, log_q, dist, weights):
+        """Mechanism loss: ``E log Q(S|Z) + lam E d`` or the budget penalty (eq. 3-6)."""
+        privacy = (weights * log_q).sum(-1).mean()
+        distortion = (weights * dist).sum(-1).mean()
+        if self.max_distortion is None:
+            penalty = self.lam * distortion
+        else:
+            penalty = self.lam * torch.clamp(distortion - self.max_distortion, min=0.0) ** 2
+        return privacy, distortion, penalty
+
+    # -------------------------------------------------------------- steps
+    def train_step(self, batch, **fit_params):
+        self._set_training(True)
+        Xi, _ = unpack_data(batch)
+        Xi = to_tensor(Xi, device=self.device)
+        for _ in range(self.adversary_steps):
+            self.adversary_optimizer_.zero_grad()
+            log_q, _, weights, seen = self.terms(Xi, detach_release=True)
+            adversary_loss = -(weights * log_q).sum(-1).mean()
+            adversary_loss.backward()
+            self.adversary_optimizer_.step()
+            if self.discriminator is not None and self.gamma > 0:
+                self.discriminator_optimizer_.zero_grad()
+                fake = self.discriminator_(seen.detach())
+                real = self.discriminator_(Xi["t"])
+                disc_loss = (weights * F.softplus(-fake)).sum(-1).mean() + F.softplus(real).mean()
+                disc_loss.backward()
+                self.discriminator_optimizer_.step()
+        self.optimizer_.zero_grad()
+        log_q, dist, weights, seen = self.terms(Xi)
+        privacy, distortion, penalty = self.objective(log_q, dist, weights)
+        loss = privacy + penalty
+        if self.discriminator is not None and self.gamma > 0:
+            fake = self.discriminator_(seen)
+            loss = loss + self.gamma * (weights * F.softplus(fake)).sum(-1).mean()
+        loss.backward()
+        self.notify(
+            "on_grad_computed",
+            named_parameters=TeeGenerator(self.module_.named_parameters()),
+            batch=batch,
+            training=True,
+        )
+        self.optimizer_.step()
+        self.history.record_batch("train_log_q", privacy.item())
+        self.history.record_batch("train_distortion", distortion.item())
+        self.history.record_batch("adversary_loss", adversary_loss.item())
+        return {"loss": loss.detach(), "y_pred": None}
+
+    def validation_step(self, batch, **fit_params):
+        self._set_training(False)
+        Xi, _ = unpack_data(batch)
+        Xi = to_tensor(Xi, device=self.device)
+        with torch.no_grad():
+            log_q, dist, weights, _ = self.terms(Xi)
+            privacy, distortion, penalty = self.objective(log_q, dist, weights)
+            loss = privacy + penalty
+        self.history.record_batch("valid_distortion", distortion.item())
+        return {"loss": loss, "y_pred": loss}
+
+    def on_epoch_end(self, net, dataset_train=None, dataset_valid=None, **kwargs):
+        """Epoch means of the batch terms, so that callbacks can monitor them."""
+        super().on_epoch_end(net, dataset_train=dataset_train, dataset_valid=dataset_valid)
+        batches = self.history[-1]["batches"]
+        for key in ("train_log_q", "train_distortion", "adversary_loss", "valid_distortion"):
+            values = [b[key] for b in batches if key in b]
+            if values:
+                self.history.record(key, float(np.mean(values)))
+
+
+class BatchDataset(torch.utils.data.Dataset):
+    """The dict of training arrays, indexed by one row or by a whole batch of rows.
+
+    Fetched batch by batch through a ``BatchSampler`` it skips the per-row
+    fetch and collate of a plain dataset (half the time of a small net's step).
+    """
+
+    def __init__(self, data):
+        self.data = {k: torch.as_tensor(v) for k, v in data.items()}
+        self.n = len(next(iter(self.data.values())))
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        Xi = {k: v[index] for k, v in self.data.items()}
+        return Xi, torch.zeros(()) if np.ndim(index) == 0 else torch.zeros(len(index))

@@ -1,0 +1,273 @@
+"""PPANTransformer: oracle checks against the paper's optimal curves and the shared contract."""
+
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+
+from sklearn_privacy import PPANTransformer
+from sklearn_privacy.datasets import make_gaussian_model, make_symmetric_pair, symmetric_pair_pmf
+from sklearn_privacy.information import mutual_information
+from sklearn_privacy.metrics import leakage_score, make_leakage_scorer
+from sklearn_privacy.model_selection import tradeoff_curve
+from sklearn_privacy.theory import ppan_scalar_useful_data, symmetric_pair_useful_data
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("skorch")
+
+
+def test_import_does_not_import_torch():
+    code = "import sys, sklearn_privacy; print('torch' in sys.modules, 'skorch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.fixture(scope="module")
+def pair():
+    s, y = make_symmetric_pair(1000, m=10, p=0.4, random_state=0)
+    return np.c_[s, y]
+
+
+@pytest.fixture(scope="module")
+def binary():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 400)
+    X = np.c_[s, s + 0.5 * rng.normal(size=400), rng.normal(size=400)]
+    return X, (X[:, 1] + X[:, 2] > 0.5).astype(int)
+
+
+def _small(**kw):
+    params = dict(max_epochs=5, batch_size=200, hidden_layer_sizes=(8,), random_state=0)
+    return PPANTransformer(**{**params, **kw})
+
+
+def test_symmetric_pair_true_model_leakage_is_near_eq9(pair):
+    """The learned P(Z|Y), under the true pmf, is on eq. 9 at the distortion it achieves."""
+    mech = PPANTransformer(
+        max_distortion=0.3,
+        lam=500,
+        max_epochs=400,
+        batch_size=1000,
+        lr=0.02,
+        sensitive=[0],
+        random_state=0,
+    ).fit(pair)
+    assert mech.release_ == "categorical" and mech.mapping_.shape == (10, 10)
+    pmf = symmetric_pair_pmf(10, 0.4)
+    joint = pmf[:, mech.input_records_[:, 0].astype(int)]
+    leak = mutual_information(joint @ mech.mapping_)
+    dist = float(joint.sum(axis=0) @ (mech.mapping_ * (1 - np.eye(10))).sum(axis=1))
+    assert dist == pytest.approx(0.3, abs=0.02)
+    assert leak == pytest.approx(symmetric_pair_useful_data(10, 0.4, dist), abs=0.02)
+    # the training-set operating point is the exact plug-in one
+    assert mech.distortion_ == pytest.approx(0.3, abs=0.02)
+    assert mech.leakage_ <= mech.disclosure_ + 1e-9
+
+
+def test_scalar_gaussian_leakage_is_near_prop1():
+    s, u = make_gaussian_model(4000, model="scalar", random_state=0)
+    s_test, u_test = make_gaussian_model(4000, model="scalar", random_state=1)
+    mech = PPANTransformer(
+        max_distortion=0.4,
+        lam=50,
+        release="gaussian",
+        hidden_layer_sizes=(8,),
+        max_epochs=25,
+        batch_size=200,
+        lr=5e-3,
+        adversary_steps=2,
+        random_state=0,
+    ).fit(u, sensitive=s)
+    z = mech.transform(u_test)
+    dist = float(np.mean((u_test - z) ** 2))
+    leak = leakage_score(s_test, z, estimator="gaussian")
+    assert 0.2 < dist < 0.6
+    assert leak == pytest.approx(ppan_scalar_useful_data(0.85, dist), abs=0.08)
+
+
+def test_exact_expectation_equals_monte_carlo(pair):
+    """Eq. 6 (a sum over Z) equals the average over sampled releases."""
+    mech = _small(sensitive=[0]).fit(pair)
+    net = mech.net_
+    data = {
+        "w": torch.as_tensor(mech.input_records_.shape[0] * 0 + mech._x_codes[:50]),
+        "s": torch.as_tensor(mech._s_codes[:50]),
+        "code": torch.as_tensor(mech._x_codes[:50]),
+    }
+    with torch.no_grad():
+        log_q, dist, weights, _ = net.terms(data)
+        exact = (weights * (log_q + dist)).sum(-1)
+        gen = torch.Generator().manual_seed(0)
+        draws = torch.multinomial(weights, 20000, replacement=True, generator=gen)
+        mc = (torch.gather(log_q + dist, 1, draws)).mean(-1)
+    np.testing.assert_allclose(mc.numpy(), exact.numpy(), atol=0.05)
+
+
+def test_train_step_alternates(binary):
+    """Adversary parameters do not move in the mechanism step, and vice versa."""
+    X, _ = binary
+    mech = _small(sensitive=[0], adversary_steps=2, max_epochs=1).fit(X)
+    net = mech.net_
+    log = []
+
+    def snap(module):
+        return [p.detach().clone() for p in module.parameters()]
+
+    def spy(optimizer, name):
+        original = optimizer.step
+
+        def step(*a, **k):
+            before = (snap(net.module_), snap(net.adversary_))
+            out = original(*a, **k)
+            after = (snap(net.module_), snap(net.adversary_))
+            moved = [
+                any(not torch.equal(x, y) for x, y in zip(b, c)) for b, c in zip(before, after)
+            ]
+            log.append((name, *moved))
+            return out
+
+        optimizer.step = step
+
+    spy(net.optimizer_, "mechanism")
+    spy(net.adversary_optimizer_, "adversary")
+    net.partial_fit(_batch_dataset(mech, X), None, epochs=1)
+    assert log[:3] == [
+        ("adversary", False, True),
+        ("adversary", False, True),
+        ("mechanism", True, False),
+    ]
+
+
+def _batch_dataset(mech, X):
+    from sklearn_privacy.adversarial._net import BatchDataset
+
+    return BatchDataset(mech._training_data(X[:, 1:], X[:, :1], None))
+
+
+def test_seeding_reproduces_weights_and_leaves_global_rng(binary):
+    X, _ = binary
+    before = torch.random.get_rng_state().clone()
+    a = _small(sensitive=[0]).fit(X)
+    assert torch.equal(torch.random.get_rng_state(), before)
+    b = _small(sensitive=[0]).fit(X)
+    c = _small(sensitive=[0], random_state=1).fit(X)
+    wa = [p.detach().numpy() for p in a.net_.module_.parameters()]
+    wb = [p.detach().numpy() for p in b.net_.module_.parameters()]
+    wc = [p.detach().numpy() for p in c.net_.module_.parameters()]
+    for x, y in zip(wa, wb):
+        np.testing.assert_array_equal(x, y)
+    assert any(not np.array_equal(x, y) for x, y in zip(wa, wc))
+    assert a.n_iter_ == 5 == len(a.history_)
+    assert {"train_loss", "train_distortion", "adversary_loss"} <= set(a.history_[-1])
+
+
+@pytest.mark.parametrize("release", ["universal", "gaussian", "mixture", "categorical"])
+def test_two_transforms_draw_fresh_noise(binary, release):
+    X, _ = binary
+    if release == "categorical":
+        X = np.c_[X[:, 0], np.round(X[:, 1:2])]
+    mech = _small(sensitive=[0], release=release).fit(X)
+    r1, r2 = mech.transform(X), mech.transform(X)
+    assert r1.shape == (len(X), X.shape[1] - 1)
+    assert not np.array_equal(r1, r2)
+    np.testing.assert_array_equal(clone(mech).fit(X).transform(X), r1)
+
+
+def test_full_observation_and_mutual_information_utility(binary):
+    X, y = binary
+    mech = _small(sensitive=[0], observation="full").fit(X)
+    assert mech.transform(X).shape == (len(X), 2)
+    with pytest.raises(ValueError, match="observation='full'"):
+        _small(observation="full").fit(X[:, 1:], sensitive=X[:, 0])
+    mi = _small(sensitive=[0], distortion="mutual_information").fit(X, y)
+    assert mi.distortion_measure_ == "mutual_information" and np.isfinite(mi.distortion_)
+    with pytest.raises(ValueError, match="pass y"):
+        _small(sensitive=[0], distortion="mutual_information").fit(X)
+
+
+def test_images_discriminator_and_continuous_sensitive():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 3, 150)
+    images = np.clip(rng.random((150, 16)) * 0.3 + 0.2 * labels[:, None], 0, 1)
+    mech = _small(distortion="cross_entropy", gamma=1.0).fit(images, sensitive=labels)
+    out = mech.transform(images)
+    assert out.min() >= 0 and out.max() <= 1 and hasattr(mech.net_, "discriminator_")
+    assert list(mech.get_feature_names_out()[:2]) == ["x0", "x1"]
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        _small(distortion="cross_entropy").fit(images * 2, sensitive=labels)
+    cont = _small().fit(images, sensitive=images[:, :1] + rng.normal(size=(150, 1)))
+    assert np.isfinite(cont.leakage_) and cont.sensitive_records_ is None
+
+
+def test_clear_errors(binary):
+    X, _ = binary
+    with pytest.raises(ValueError, match="single value"):
+        _small().fit(X[:, 1:], sensitive=np.zeros(len(X)))
+    bad = X.copy()
+    bad[0, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        _small(sensitive=[0]).fit(bad)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="CUDA"):
+            _small(sensitive=[0], device="cuda").fit(X)
+    with pytest.raises(ValueError, match="hamming"):
+        _small(sensitive=[0], distortion="hamming").fit(X)
+
+
+def test_callbacks_and_validation_split(binary):
+    from skorch.callbacks import EarlyStopping, LRScheduler
+    from skorch.dataset import ValidSplit
+
+    X, _ = binary
+    mech = _small(
+        sensitive=[0],
+        max_epochs=30,
+        train_split=ValidSplit(4),
+        callbacks=[
+            EarlyStopping(monitor="valid_loss", patience=2, threshold=10.0),
+            LRScheduler("StepLR", step_size=1, gamma=0.5),
+        ],
+    ).fit(X)
+    assert mech.n_iter_ < 30 and "valid_loss" in mech.history_[-1]
+    assert mech.net_.optimizer_.param_groups[0]["lr"] < 1e-3
+
+
+def test_pickle_clone_search_and_tradeoff_curve(binary):
+    X, y = binary
+    mech = _small(sensitive=[0]).fit(X)
+    restored = pickle.loads(pickle.dumps(mech))
+    for p, q in zip(mech.net_.module_.parameters(), restored.net_.module_.parameters()):
+        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+    assert restored.transform(X).shape == (len(X), 2)
+    assert clone(mech).get_params() == mech.get_params()
+    search = GridSearchCV(
+        make_pipeline(_small(sensitive=[0]), LogisticRegression()),
+        {"ppantransformer__lam": [0.1, 100.0]},
+        scoring={"accuracy": "accuracy", "leakage": make_leakage_scorer(estimator="knn")},
+        refit="accuracy",
+        cv=2,
+    ).fit(X, y)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_leakage"]))
+    curve = tradeoff_curve(
+        make_pipeline(_small(sensitive=[0]), LogisticRegression()),
+        X,
+        y,
+        scoring="accuracy",
+        cv=2,
+    )
+    assert curve.param_name == "ppantransformer__lam" and curve.more_leakage_when == "larger"
+    assert _small(max_distortion=0.2).get_tradeoff_knob().name == "max_distortion"
+
+
+def test_set_output_pandas(binary):
+    pd = pytest.importorskip("pandas")
+    X, _ = binary
+    frame = pd.DataFrame(X, columns=["s", "a", "b"])
+    out = _small(sensitive=["s"]).set_output(transform="pandas").fit(frame).transform(frame)
+    assert list(out.columns) == ["a", "b"]
