@@ -37,17 +37,17 @@ def main():
         f"H(S) = {entropy(joint.sum(axis=1)):.4f}, H(X) = {h_x:.4f}, I(S;X) = {i_sx:.4f} nats"
     )
     curves, timings = {}, []
-    for kind, top in [("funnel", h_x), ("bottleneck", i_sx)]:
+    for objective, top in [("funnel", h_x), ("bottleneck", i_sx)]:
         thresholds = np.linspace(0, top, args.n_thresholds)
         t0 = time.perf_counter()
-        paths = greedy_sweep(joint, thresholds, kind=kind)
+        paths = greedy_sweep(joint, thresholds, objective=objective)
         shared = time.perf_counter() - t0
         t0 = time.perf_counter()
-        single = [greedy_merge(joint, kind=kind, threshold=t) for t in thresholds]
+        single = [greedy_merge(joint, objective=objective, threshold=t) for t in thresholds]
         separate = time.perf_counter() - t0
         same = all(np.array_equal(a.merges, b.merges) for a, b in zip(paths, single))
-        timings.append((kind, shared, separate, same))
-        curves[kind] = np.array(
+        timings.append((objective, shared, separate, same))
+        curves[objective] = np.array(
             [(t, p.disclosure[-1], p.leakage[-1], p.n_clusters) for t, p in zip(thresholds, paths)]
         )
     print(f"\n{'R or threshold':>14s} {'I(X;Y) min':>11s} {'I(S;Y) min':>11s}   (Alg. 1)")
@@ -62,16 +62,16 @@ def main():
     upper = np.interp(low[:, 1], top[:, 1], top[:, 2])
     gap = upper - low[:, 2]
     print(f"\nmax gap I(S;Y)_max - I(S;Y)_min at equal I(X;Y): {gap.max():.4f} nats")
-    for kind, shared, separate, same in timings:
+    for objective, shared, separate, same in timings:
         print(
-            f"{kind} sweep of {args.n_thresholds} thresholds: shared {shared:.3f} s, one run per "
-            f"threshold {separate:.3f} s ({separate / shared:.1f}x), same merges: {same}"
+            f"{objective} sweep of {args.n_thresholds} thresholds: shared {shared:.3f} s, one "
+            f"run per threshold {separate:.3f} s ({separate / shared:.1f}x), same merges: {same}"
         )
     RESULTS.mkdir(parents=True, exist_ok=True)
     with open(RESULTS / "funnel_adult.csv", "w") as f:
         f.write("algorithm,threshold,disclosure,leakage,n_clusters\n")
-        for kind, algo in [("funnel", "alg1_min"), ("bottleneck", "alg2_max")]:
-            for t, disc, leak, k in curves[kind]:
+        for objective, algo in [("funnel", "alg1_min"), ("bottleneck", "alg2_max")]:
+            for t, disc, leak, k in curves[objective]:
                 f.write(f"{algo},{t:.6g},{disc:.6g},{leak:.6g},{int(k)}\n")
     try:
         import matplotlib

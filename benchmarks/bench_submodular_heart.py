@@ -5,11 +5,12 @@ or X = (age, cholesterol), raw values encoded by
 :func:`~sklearn_privacy.datasets.discretize_heart_disease`: a missing
 cholesterol is a symbol of its own (-1), which gives the paper's |X| = 197 for
 (sex, cholesterol) (dropping the 23 rows with a missing cholesterol gives 195).
-For lam in [0, 1] it runs IAC-MDSF (:func:`iac_mdsf`; SSP and MM solvers for
-the funnel, MM for the bottleneck unless ``--bottleneck-solvers`` says
-otherwise, SSP being slow there) and the pairwise greedy on the same
-Lagrangian (:func:`greedy_merge` with ``lam``), for the privacy funnel (minimise
-``I(S;Y) - lam I(X;Y)``) and the information bottleneck (maximise it). It
+For the paper's lambda (``lam`` here) in [0, 1] it runs IAC-MDSF
+(:func:`iac_mdsf`; SSP and MM solvers for the funnel, MM for the bottleneck
+unless ``--bottleneck-solvers`` says otherwise, SSP being slow there) and the
+pairwise greedy on the same Lagrangian (:func:`greedy_merge` with ``lam``), for
+the privacy funnel (minimise ``I(S;Y) - lam I(X;Y)``) and the information
+bottleneck (maximise it). It
 records the Pareto points ``(I(S;Y)/H(S), -I(X;Y)/H(X))``, the Lagrangian
 reached and the number of iterations (merges). Two comparisons are printed:
 
@@ -17,6 +18,11 @@ reached and the number of iterations (merges). Two comparisons are printed:
 - as in the paper's Fig. 3, each IAC-MDSF point against the threshold greedy
   (Alg. 1 for the funnel at ``R = I(X;Y)`` of the IAC point, Alg. 2 for the
   bottleneck at its ``I(S;Y)``): is it at least as good at the same level?
+
+The paper's lambda is the multiplier of the low-level functions. The estimators'
+scale-free ``lam`` (``SubmodularFunnel(lam=...)``) is ``lambda / r`` for the
+funnel and ``r / lambda`` for the bottleneck, with ``r = I(S;X) / H(X)`` of the
+setting; it is printed and written as ``estimator_lam``.
 
 Writes ``benchmarks/results/submodular_heart.csv`` and ``.png``.
 """
@@ -52,22 +58,29 @@ def main():
     for name, x_columns in SETTINGS.items():
         joint = joint_of(frame, ["age", "sex"], x_columns)
         h_s, h_x = entropy(joint.sum(axis=1)), entropy(joint.sum(axis=0))
+        rate = mutual_information(joint) / h_x
         paper = f" (paper: {PAPER_ALPHABET[name]})" if name in PAPER_ALPHABET else ""
         print(
             f"\n{name}: {len(frame)} rows, |X| = {joint.shape[1]}{paper}, |S| = {joint.shape[0]}, "
-            f"H(S) = {h_s:.3f}, H(X) = {h_x:.3f}, I(S;X) = {mutual_information(joint):.3f} nats"
+            f"H(S) = {h_s:.3f}, H(X) = {h_x:.3f}, I(S;X) = {mutual_information(joint):.3f} nats, "
+            f"r = I(S;X)/H(X) = {rate:.4f}"
         )
         print(
-            f"{'problem':10s} {'lam':>5s} {'algorithm':>10s} {'I(S;Y)/H(S)':>12s} "
-            f"{'I(X;Y)/H(X)':>12s} {'Lagrangian':>11s} {'iters':>6s} {'|Y|':>5s} {'s':>7s}"
+            f"{'objective':10s} {'lam':>5s} {'est. lam':>8s} {'algorithm':>10s} "
+            f"{'I(S;Y)/H(S)':>12s} {'I(X;Y)/H(X)':>12s} {'Lagrangian':>11s} {'iters':>6s} "
+            f"{'|Y|':>5s} {'s':>7s}"
         )
-        for problem in ["funnel", "bottleneck"]:
-            n_lam = args.n_lam if problem == "funnel" else args.n_lam_bottleneck
-            solvers = args.solvers if problem == "funnel" else args.bottleneck_solvers
+        for objective in ["funnel", "bottleneck"]:
+            n_lam = args.n_lam if objective == "funnel" else args.n_lam_bottleneck
+            solvers = args.solvers if objective == "funnel" else args.bottleneck_solvers
             for lam in np.linspace(0, 1, n_lam):
+                if objective == "funnel":
+                    est_lam = lam / rate
+                else:
+                    est_lam = rate / lam if lam > 0 else np.inf
                 runs = []
                 t0 = time.perf_counter()
-                path = greedy_merge(joint, kind=problem, lam=lam)
+                path = greedy_merge(joint, objective=objective, lam=lam)
                 runs.append(
                     (
                         "pairwise",
@@ -80,7 +93,7 @@ def main():
                 )
                 for solver in solvers:
                     t0 = time.perf_counter()
-                    iac = iac_mdsf(joint, lam, problem=problem, method=solver)
+                    iac = iac_mdsf(joint, lam, objective=objective, solver=solver)
                     runs.append(
                         (
                             f"iac-{solver}",
@@ -94,35 +107,47 @@ def main():
                 for algo, leak, disc, iters, k, seconds in runs:
                     lagr = leak - lam * disc
                     records.append(
-                        (name, problem, lam, algo, leak / h_s, -disc / h_x, lagr, iters, k, seconds)
+                        (
+                            name,
+                            objective,
+                            lam,
+                            algo,
+                            leak / h_s,
+                            -disc / h_x,
+                            lagr,
+                            iters,
+                            k,
+                            seconds,
+                            est_lam,
+                        )
                     )
                     print(
-                        f"{problem:10s} {lam:5.2f} {algo:>10s} {leak / h_s:12.4f} "
+                        f"{objective:10s} {lam:5.2f} {est_lam:8.3g} {algo:>10s} {leak / h_s:12.4f} "
                         f"{disc / h_x:12.4f} {lagr:11.4f} {iters:6d} {k:5d} {seconds:7.2f}"
                     )
-            fronts.extend(compare_fronts(joint, name, problem, records, h_s, h_x))
+            fronts.extend(compare_fronts(joint, name, objective, records, h_s, h_x))
     summarize(records, fronts)
     write(records, sorted(set(args.solvers) | set(args.bottleneck_solvers)))
 
 
-def compare_fronts(joint, name, problem, records, h_s, h_x):
+def compare_fronts(joint, name, objective, records, h_s, h_x):
     """Each IAC point against the threshold greedy (Alg. 1 / Alg. 2) at the same level."""
-    sel = [r for r in records if r[0] == name and r[1] == problem and r[3] != "pairwise"]
-    if problem == "funnel":
+    sel = [r for r in records if r[0] == name and r[1] == objective and r[3] != "pairwise"]
+    if objective == "funnel":
         levels = [-r[5] * h_x for r in sel]  # I(X;Y) of the IAC point
     else:
         levels = [r[4] * h_s for r in sel]  # I(S;Y) of the IAC point
     levels = [min(max(v, 0.0), 1e9) for v in levels]
-    paths = greedy_sweep(joint, levels, kind=problem)
+    paths = greedy_sweep(joint, levels, objective=objective)
     out = []
     for r, path in zip(sel, paths):
         leak, disc = path.leakage[-1] / h_s, -path.disclosure[-1] / h_x
         # funnel: less leakage at the same disclosure; bottleneck: less rate at same relevance.
-        if problem == "funnel":
+        if objective == "funnel":
             ok, strict = r[4] <= leak + 1e-9, r[4] < leak - 1e-9
         else:
             ok, strict = r[5] >= disc - 1e-9, r[5] > disc + 1e-9
-        out.append((name, problem, r[2], r[3], ok, leak, disc, len(path.merges), strict))
+        out.append((name, objective, r[2], r[3], ok, leak, disc, len(path.merges), strict))
     return out
 
 
@@ -130,28 +155,28 @@ def summarize(records, fronts):
     print("\nPer lam: Lagrangian reached, IAC-MDSF vs pairwise greedy on the same Lagrangian")
     print("(funnel: lower is better; bottleneck: higher is better)")
     for name in SETTINGS:
-        for problem in ["funnel", "bottleneck"]:
-            sel = [r for r in records if r[0] == name and r[1] == problem]
+        for objective in ["funnel", "bottleneck"]:
+            sel = [r for r in records if r[0] == name and r[1] == objective]
             greedy = {r[2]: r for r in sel if r[3] == "pairwise"}
-            sign = 1 if problem == "funnel" else -1
+            sign = 1 if objective == "funnel" else -1
             for algo in sorted({r[3] for r in sel} - {"pairwise"}):
                 iac = {r[2]: r for r in sel if r[3] == algo}
                 wins = sum(sign * (iac[lam][6] - greedy[lam][6]) <= 1e-9 for lam in greedy)
                 it_g = np.mean([greedy[lam][7] for lam in greedy])
                 it_i = np.mean([iac[lam][7] for lam in greedy])
                 print(
-                    f"  {name} {problem:10s} {algo}: at least as good for {wins}/{len(greedy)} "
+                    f"  {name} {objective:10s} {algo}: at least as good for {wins}/{len(greedy)} "
                     f"lam; mean iterations {it_i:.1f} (IAC) vs {it_g:.1f} (pairwise)"
                 )
     print("\nFront (paper Fig. 3): IAC point vs threshold greedy at the same level")
     for name in SETTINGS:
-        for problem in ["funnel", "bottleneck"]:
-            for algo in sorted({f[3] for f in fronts if f[0] == name and f[1] == problem}):
-                sel = [f for f in fronts if f[0] == name and f[1] == problem and f[3] == algo]
+        for objective in ["funnel", "bottleneck"]:
+            for algo in sorted({f[3] for f in fronts if f[0] == name and f[1] == objective}):
+                sel = [f for f in fronts if f[0] == name and f[1] == objective and f[3] == algo]
                 wins = sum(f[4] for f in sel)
                 iters = np.mean([f[7] for f in sel])
                 print(
-                    f"  {name} {problem:10s} {algo}: at least as good for {wins}/{len(sel)} "
+                    f"  {name} {objective:10s} {algo}: at least as good for {wins}/{len(sel)} "
                     f"points, strictly better for {sum(f[8] for f in sel)} "
                     f"(threshold greedy: mean {iters:.1f} merges)"
                 )
@@ -161,8 +186,8 @@ def write(records, solvers):
     RESULTS.mkdir(parents=True, exist_ok=True)
     with open(RESULTS / "submodular_heart.csv", "w") as f:
         f.write(
-            "setting,problem,lam,algorithm,leakage_over_HS,neg_disclosure_over_HX,"
-            "lagrangian,iterations,n_clusters,seconds\n"
+            "setting,objective,lam,algorithm,leakage_over_HS,neg_disclosure_over_HX,"
+            "lagrangian,iterations,n_clusters,seconds,estimator_lam\n"
         )
         for r in records:
             f.write(",".join(str(v) if isinstance(v, str) else f"{v:.6g}" for v in r) + "\n")
@@ -175,14 +200,14 @@ def write(records, solvers):
         return
     fig, axes = plt.subplots(2, 2, figsize=(10, 8))
     for col, name in enumerate(SETTINGS):
-        for problem, marker in [("funnel", "o"), ("bottleneck", "s")]:
+        for objective, marker in [("funnel", "o"), ("bottleneck", "s")]:
             ax = axes[0, col]
             for algo in ["pairwise"] + [f"iac-{s}" for s in solvers]:
                 pts = np.array(
                     [
                         (r[5], r[4])
                         for r in records
-                        if r[0] == name and r[1] == problem and r[3] == algo
+                        if r[0] == name and r[1] == objective and r[3] == algo
                     ]
                 )
                 if pts.size == 0:
@@ -192,8 +217,8 @@ def write(records, solvers):
                     pts[:, 1],
                     marker=marker,
                     ms=4,
-                    ls="-" if problem == "funnel" else "--",
-                    label=f"{problem} {algo}",
+                    ls="-" if objective == "funnel" else "--",
+                    label=f"{objective} {algo}",
                 )
             ax.set_xlabel("-I(X;Y)/H(X)")
             ax.set_ylabel("I(S;Y)/H(S)")

@@ -1,5 +1,6 @@
-"""Mechanisms on discrete (categorical) data."""
+"""Mechanisms on discrete (categorical) data, and the types of their fitted attributes."""
 
+from sklearn_privacy.discrete._alphabet import CategoricalAlphabet
 from sklearn_privacy.discrete._convex import ConvexPrivacyMapping
 from sklearn_privacy.discrete._convex_solvers import (
     ConvexSolverError,
@@ -10,11 +11,16 @@ from sklearn_privacy.discrete._convex_solvers import (
 )
 from sklearn_privacy.discrete._distortion import distortion_matrix
 from sklearn_privacy.discrete._funnel import PrivacyFunnelTransformer
+from sklearn_privacy.discrete._greedy import MergePath
+from sklearn_privacy.discrete._submodular import IACPath
 from sklearn_privacy.discrete._submodular_funnel import SubmodularFunnel
 
 __all__ = [
+    "CategoricalAlphabet",
     "ConvexPrivacyMapping",
     "ConvexSolverError",
+    "IACPath",
+    "MergePath",
     "PrivacyFunnelTransformer",
     "SubmodularFunnel",
     "distortion_matrix",

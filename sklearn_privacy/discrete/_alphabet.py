@@ -28,8 +28,7 @@ from numbers import Integral
 
 import numpy as np
 
-from sklearn_privacy._base import as_2d
-from sklearn_privacy.utils import check_categorical_values
+from sklearn_privacy.utils import as_2d, check_categorical_values
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
@@ -40,6 +39,13 @@ _NEAREST_BLOCK = 2048
 
 class CategoricalAlphabet:
     """Joint alphabet of one or several categorical columns.
+
+    Each distinct combination of values seen at fit is a symbol, numbered in
+    lexicographic order of the per-column category codes. It is the
+    ``alphabet_`` of the fitted discrete mechanisms
+    (:class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`,
+    :class:`~sklearn_privacy.discrete.SubmodularFunnel`), whose merges and
+    mappings index its symbols; :meth:`decode` turns symbols back into rows.
 
     Parameters
     ----------
@@ -86,13 +92,22 @@ class CategoricalAlphabet:
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_privacy.discrete._alphabet import CategoricalAlphabet
+    >>> from sklearn_privacy.discrete import CategoricalAlphabet
     >>> X = np.array([["a", 1], ["b", 2], ["a", 1], ["b", 1]], dtype=object)
     >>> alphabet = CategoricalAlphabet()
     >>> alphabet.fit_encode(X)
     array([0, 2, 0, 1])
     >>> alphabet.decode([1])
     array([['b', 1]], dtype=object)
+
+    The alphabet of a fitted funnel, and the rows merged into its first symbol:
+
+    >>> from sklearn_privacy.discrete import PrivacyFunnelTransformer
+    >>> s = np.array([0, 1, 0, 1] * 10)
+    >>> funnel = PrivacyFunnelTransformer(threshold=0.3).fit(X[[0, 1, 2, 3] * 10], sensitive=s)
+    >>> first = np.flatnonzero(funnel.mapping_ == 0)
+    >>> funnel.alphabet_.n_symbols_, funnel.alphabet_.decode(first).tolist()
+    (3, [['a', 1], ['b', 1]])
     """
 
     def __init__(self, *, max_categories=200, handle_unknown="error", name="X", feature_names=None):
@@ -350,6 +365,8 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0):
             f"s_codes and x_codes must have the same length, got {s_codes.shape[0]} and "
             f"{x_codes.shape[0]}."
         )
+    # Not sklearn's contingency_matrix: it indexes by the labels present, so a code
+    # without rows would shift the columns; bincount keeps the n_s x n_x layout.
     counts = np.bincount(s_codes * n_x + x_codes, minlength=n_s * n_x).reshape(n_s, n_x)
     counts = counts.astype(float) + smoothing
     return counts / counts.sum()

@@ -1,152 +1,19 @@
 """PrivacyFunnelTransformer: greedy deterministic merges of a categorical alphabet."""
 
-from numbers import Integral, Real
+from numbers import Real
 
-import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
-from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._greedy import greedy_merge
+from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
 from sklearn_privacy.information import entropy, mutual_information
+from sklearn_privacy.utils import TradeoffKnob
 
 __all__ = ["PrivacyFunnelTransformer"]
 
-
-class _MergeMechanism(BaseMechanism):
-    """Shared machinery of the mechanisms that merge a categorical alphabet.
-
-    Subclasses implement ``_merge(joint)`` returning ``(labels, path)``:
-    the cluster of each symbol of the joint alphabet and the fitted path.
-    """
-
-    _parameter_constraints: dict = {
-        **BaseMechanism._parameter_constraints,
-        "output": [StrOptions({"symbol", "onehot", "sample"})],
-        "handle_unknown": [StrOptions({"error", "nearest"})],
-        "smoothing": [Interval(Real, 0, None, closed="left")],
-        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
-    }
-
-    _categorical_input = True
-    _randomized_release = False
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, *, sensitive=None):
-        """Learn the merge of the alphabet of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Categorical columns (numbers or strings). When ``sensitive`` was
-            set at construction, the columns it names hold S and are not
-            released; the other columns form the joint alphabet X.
-        y : array-like of shape (n_samples,), default=None
-            Ignored (passed through by a Pipeline to the next step).
-        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
-            S given as metadata, when it is not a column of ``X``.
-
-        Returns
-        -------
-        self : object
-            The fitted mechanism.
-        """
-        return super().fit(X, y, sensitive=sensitive)
-
-    def _fit_mechanism(self, X, S, y):
-        names = getattr(self, "feature_names_in_", None)
-        names = None if names is None else list(names[self.release_columns_])
-        self.alphabet_ = CategoricalAlphabet(
-            max_categories=self.max_categories,
-            handle_unknown=self.handle_unknown,
-            name="X",
-            feature_names=names,
-        )
-        x_codes = self.alphabet_.fit_encode(X)
-        s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
-        s_codes = s_alphabet.fit_encode(S)
-        self.joint_ = empirical_joint(
-            s_codes, x_codes, s_alphabet.n_symbols_, self.alphabet_.n_symbols_,
-            smoothing=self.smoothing,
-        )  # fmt: skip
-        self.entropy_ = entropy(self.joint_.sum(axis=0))
-        labels, self.path_ = self._merge(self.joint_)
-        self.mapping_ = labels
-        self.n_clusters_ = int(labels.max()) + 1
-        merged = np.zeros((self.joint_.shape[0], self.n_clusters_))
-        np.add.at(merged.T, labels, self.joint_.T)
-        self.leakage_ = mutual_information(merged)
-        self.disclosure_ = entropy(merged.sum(axis=0))
-        self.distortion_ = max(self.entropy_ - self.disclosure_, 0.0)
-        self._prepare_sampler()
-
-    def _prepare_sampler(self):
-        """Symbols sorted by cluster and the cumulative ``P(X | cluster)`` (shifted by cluster)."""
-        p_x = self.joint_.sum(axis=0)
-        order = np.argsort(self.mapping_, kind="stable")
-        clusters = self.mapping_[order]
-        p_cluster = np.bincount(self.mapping_, weights=p_x, minlength=self.n_clusters_)
-        within = p_x[order] / p_cluster[clusters]
-        cum = np.cumsum(within)
-        starts = np.searchsorted(clusters, np.arange(self.n_clusters_))
-        cum -= np.r_[0.0, cum][starts][clusters]  # restart the sum in each cluster
-        last = np.r_[starts[1:], clusters.size] - 1
-        cum[last] = 1.0
-        self._sample_order = order
-        self._sample_cum = clusters + cum
-
-    def _release(self, X, S, rng):
-        clusters = self.mapping_[self.alphabet_.encode(X)]
-        if self.output == "symbol":
-            return clusters.reshape(-1, 1)
-        if self.output == "onehot":
-            out = np.zeros((clusters.size, self.n_clusters_))
-            out[np.arange(clusters.size), clusters] = 1.0
-            return out
-        # A record of the original schema drawn from P(X | cluster): same leakage as the cluster.
-        target = clusters + rng.random(clusters.size)
-        position = np.searchsorted(self._sample_cum, target, side="right")
-        position = np.minimum(position, self._sample_cum.size - 1)
-        return self.alphabet_.decode(self._sample_order[position])
-
-    def get_feature_names_out(self, input_features=None):
-        """Names of the released features.
-
-        ``output="sample"`` keeps the released input columns; ``"symbol"`` gives
-        one column ``<classname>0``; ``"onehot"`` one column per cluster.
-
-        Parameters
-        ----------
-        input_features : array-like of str, default=None
-            Input feature names.
-
-        Returns
-        -------
-        ndarray of str
-        """
-        check_is_fitted(self, "mapping_")
-        if self.output == "sample":
-            return super().get_feature_names_out(input_features)
-        return self._prefixed_feature_names(1 if self.output == "symbol" else self.n_clusters_)
-
-    def _distortion(self, X, Xt):
-        """Mean fraction of released columns changed (``output="sample"`` only)."""
-        if self.output != "sample":
-            raise ValueError(
-                f"{self.__class__.__name__} with output={self.output!r} releases cluster "
-                "labels, not records: use output='sample' to measure a distortion, or read "
-                "distortion_ (H(X|Y), the log-loss distortion)."
-            )
-        return float(np.mean(np.asarray(X, dtype=object) != np.asarray(Xt, dtype=object)))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.non_deterministic = self.output == "sample"
-        if self.output == "symbol":
-            tags.transformer_tags.preserves_dtype = []  # cluster labels are integers
-        return tags
+# Default range of a relative threshold: where the leakage moves on Adult (below 0.7
+# of H(X) the funnel hides S almost completely); docs/funnels.md has the measurements.
+_THRESHOLD_RANGE = {"funnel": (0.7, 0.98), "bottleneck": (0.1, 0.9)}
 
 
 class PrivacyFunnelTransformer(_MergeMechanism):
@@ -156,28 +23,44 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     is a symbol); the transformer learns a deterministic map Y = m(X) onto a
     smaller alphabet by merging two symbols at a time
     (privacy-funnel-makhdoumi2014, Alg. 1 and 2), with merge costs from Prop. 1
-    updated incrementally.
+    updated incrementally. Read more in ``docs/funnels.md``.
 
     Parameters
     ----------
-    method : {"funnel", "bottleneck"}, default="funnel"
+    threshold : float, default=0.8
+        The trade-off knob (unless ``lam`` is set): the disclosure threshold R
+        (funnel) or the leakage threshold (bottleneck), in the unit of
+        ``threshold_unit``. Larger keeps more of X and leaks more. The
+        default keeps 80 % of H(X); on Adult (age, education, relationship;
+        S = sex) that removes 97 % of I(S;X).
+    objective : {"funnel", "bottleneck"}, default="funnel"
         - ``"funnel"`` (Alg. 1): while some merge keeps ``I(X;Y) >= R``,
           merge the pair that lowers ``I(S;Y)`` the most.
         - ``"bottleneck"`` (Alg. 2): while some merge keeps
           ``I(S;Y) >= threshold``, merge the pair that lowers ``I(X;Y)`` the
           most: the paper's upper curve, what a careless mapping with the same
           disclosure can leak.
-    threshold : float, default=0.5
-        The trade-off knob: the disclosure threshold R (funnel) or the leakage
-        threshold (bottleneck), in the unit of ``threshold_unit``. Not used
-        when ``lam`` is set.
     threshold_unit : {"relative", "nats"}, default="relative"
         ``"relative"``: a fraction in [0, 1] of H(X) (funnel) or of I(S;X)
         (bottleneck); ``"nats"``: an absolute value in [0, H(X)] (funnel) or
         [0, I(S;X)] (bottleneck).
     lam : float, default=None
-        When set, merge the pair that lowers ``I(S;Y) - lam I(X;Y)`` the most
-        (funnel) or raises it the most (bottleneck), while some merge does.
+        When set, the knob instead of ``threshold``: the greedy optimises a
+        Lagrangian, with ``lam`` counted in units of the data's own exchange
+        rate ``r = I(S;X) / H(X)`` (nats of leakage per nat of disclosure
+        given up by merging everything into one symbol). The funnel merges
+        the pair that lowers ``I(S;Y) - lam r I(X;Y)`` the most, while one
+        does: a merge must remove more than ``lam r``
+        nats of leakage per nat of disclosure. The bottleneck merges the
+        pair that lowers ``I(X;Y) - (lam / r) I(S;Y)`` the most (raises
+        ``I(S;Y) - (r / lam) I(X;Y)``): a merge must remove less than
+        ``r / lam``. In both, ``lam = 1`` is where the release ``X`` and the
+        one-symbol release score the same, and a larger ``lam`` merges less
+        and leaks more. ``lam >= 1 / r`` merges nothing (funnel), ``lam <= r``
+        merges everything (bottleneck). The multiplier used is
+        ``multiplier_``, the paper's lambda: ``lam r`` (funnel) or ``r / lam``
+        (bottleneck). Useful range about 0.1 to 10 (``SubmodularFunnel``'s
+        ``lam`` means the same).
     output : {"symbol", "onehot", "sample"}, default="symbol"
         ``"symbol"``: one column with the merged symbol ``0 .. n_clusters_-1``;
         ``"onehot"``: its one-hot encoding; ``"sample"``: a record of the
@@ -197,6 +80,8 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the draws of ``output="sample"``; each ``transform`` draws
         afresh, an int makes the sequence of draws after ``fit`` reproducible.
+    verbose : int, default=0
+        ``1``: a progress bar over the merges (tqdm, on stderr); ``0``: silent.
 
     Attributes
     ----------
@@ -211,14 +96,22 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     path_ : MergePath
         Merges in order (indices of ``alphabet_`` symbols) and ``I(S;Y)``,
         ``I(X;Y)`` after each, in nats.
+    n_iter_ : int
+        Number of merges made.
     threshold_ : float or None
-        The threshold used, in nats.
+        The threshold used, in nats (None when ``lam`` is set).
+    multiplier_ : float or None
+        The multiplier ``m`` of ``I(X;Y)`` in the Lagrangian ``I(S;Y) - m
+        I(X;Y)`` that was minimised (funnel, ``m = lam r``, at most 1) or
+        maximised (bottleneck, ``m = r / lam``, at most 2); None without ``lam``.
     leakage_ : float
-        ``I(S;Y)`` on the training distribution, in nats.
+        ``I(S;Y)`` on the fit data (under the estimated ``P(S, X)``), in nats.
     disclosure_ : float
         ``I(X;Y) = H(Y)``, in nats.
     distortion_ : float
         ``H(X|Y) = H(X) - I(X;Y)``, the log-loss distortion, in nats.
+    distortion_measure_ : str
+        ``"log-loss"``.
     entropy_ : float
         ``H(X)``, in nats.
     n_features_in_ : int
@@ -242,7 +135,8 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     and the disclosure by ``p_ij log p_ij - p_i log p_i - p_j log p_j``; only
     the pairs that involve the merged symbol change, so the whole merge path
     costs ``O(|X|^2 |S|)``. Every leakage here is measured under the estimated
-    ``P(S, X)`` of the training rows.
+    ``P(S, X)`` of the training rows. A fit that merges nothing, or merges
+    everything into one symbol, warns (``UserWarning``) naming the knob.
 
     Examples
     --------
@@ -254,13 +148,12 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     >>> funnel = PrivacyFunnelTransformer(threshold=0.5, sensitive=[2]).fit(X)
     >>> funnel.transform(X[:3]).shape
     (3, 1)
-    >>> bool(funnel.leakage_ < funnel.path_.leakage[0])
-    True
+    >>> bool(funnel.leakage_ < funnel.path_.leakage[0]), funnel.get_feature_names_out()
+    (True, array(['merged_symbol'], dtype=object))
     """
 
     _parameter_constraints: dict = {
         **_MergeMechanism._parameter_constraints,
-        "method": [StrOptions({"funnel", "bottleneck"})],
         "threshold": [Interval(Real, 0, None, closed="left")],
         "threshold_unit": [StrOptions({"relative", "nats"})],
         "lam": [Interval(Real, 0, None, closed="left"), None],
@@ -268,9 +161,9 @@ class PrivacyFunnelTransformer(_MergeMechanism):
 
     def __init__(
         self,
-        method="funnel",
+        threshold=0.8,
         *,
-        threshold=0.5,
+        objective="funnel",
         threshold_unit="relative",
         lam=None,
         output="symbol",
@@ -279,9 +172,10 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         max_categories=200,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
-        self.method = method
         self.threshold = threshold
+        self.objective = objective
         self.threshold_unit = threshold_unit
         self.lam = lam
         self.output = output
@@ -290,18 +184,43 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         self.max_categories = max_categories
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
+
+    def get_tradeoff_knob(self):
+        """``threshold``, or ``lam`` when it is set: both leak more when larger.
+
+        ``lam`` ranges over 0.1 to 10 (log scale), around its tie point 1.
+        A relative ``threshold`` ranges over 0.7 to 0.98 of H(X) for the
+        funnel (on Adult the leakage stays near 0 below 0.7 of H(X)) and over
+        0.1 to 0.9 of I(S;X) for the bottleneck. With ``threshold_unit="nats"``
+        the relative range is scaled by H(X) (or I(S;X)) of the last fit; it
+        cannot be known before one, so pass ``param_range`` to a sweep then.
+
+        Returns
+        -------
+        TradeoffKnob
+        """
+        if self.lam is not None:
+            return LAM_KNOB
+        low, high = _THRESHOLD_RANGE[self.objective]
+        if self.threshold_unit == "nats" and hasattr(self, "joint_"):
+            top = self.entropy_ if self.objective == "funnel" else mutual_information(self.joint_)
+            low, high = low * top, high * top
+        return TradeoffKnob("threshold", "larger", low=low, high=high, log=False)
 
     def _merge(self, joint):
-        self.threshold_ = None
+        self.threshold_ = self.multiplier_ = None
         if self.lam is None:
             self.threshold_ = self._threshold_nats(joint)
-            path = greedy_merge(joint, kind=self.method, threshold=self.threshold_)
+            mode = {"threshold": self.threshold_}
         else:
-            path = greedy_merge(joint, kind=self.method, lam=self.lam)
-        return path.labels, path
+            self.multiplier_ = self._multiplier(joint)
+            mode = {"lam": self.multiplier_}
+        path = greedy_merge(joint, objective=self.objective, verbose=self.verbose, **mode)
+        return path.labels, path, len(path.merges)
 
     def _threshold_nats(self, joint):
-        if self.method == "funnel":
+        if self.objective == "funnel":
             top, name = entropy(joint.sum(axis=0)), "H(X)"
         else:
             top, name = mutual_information(joint), "I(S;X)"
@@ -315,6 +234,7 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         if self.threshold > top + 1e-12:
             raise ValueError(
                 f"threshold={self.threshold!r} nats is outside [0, {name}] = [0, {top:.6g}] for "
-                f"this data (method={self.method!r}); lower it or use threshold_unit='relative'."
+                f"this data (objective={self.objective!r}); lower it or use "
+                "threshold_unit='relative'."
             )
         return min(float(self.threshold), top)

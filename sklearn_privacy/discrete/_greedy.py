@@ -3,9 +3,9 @@
 privacy-funnel-makhdoumi2014, sec. IV: start from ``Y = X`` and merge two
 symbols at a time.
 
-- ``kind="funnel"`` (Alg. 1): among the pairs whose merge keeps
+- ``objective="funnel"`` (Alg. 1): among the pairs whose merge keeps
   ``I(X;Y) >= R``, merge the one that lowers ``I(S;Y)`` the most.
-- ``kind="bottleneck"`` (Alg. 2): among the pairs whose merge keeps
+- ``objective="bottleneck"`` (Alg. 2): among the pairs whose merge keeps
   ``I(S;Y) >= threshold``, merge the one that lowers ``I(X;Y)`` the most.
 - With ``lam`` instead of a threshold, merge the pair that lowers the
   Lagrangian ``I(S;Y) - lam I(X;Y)`` the most (funnel) or raises it the most
@@ -20,8 +20,9 @@ After a merge only the pairs that involve the new symbol change: each iteration
 recomputes one row of costs (``O(n |S|)``) and keeps, for every row, an upper
 bound on its best feasible partner (checked lazily against the threshold), so
 that a full merge path costs ``O(n^2 |S|)`` instead of the ``O(n^3 |S|)`` of
-recomputing every pair each iteration (:func:`greedy_merge_textbook`, kept as
-the oracle and the benchmark baseline).
+recomputing every pair each iteration (``greedy_merge_textbook`` in
+``benchmarks/_textbook_greedy.py``, the tests' oracle and the speed benchmark's
+baseline).
 
 Ties are broken towards the lexicographically smallest pair ``(i, j)``,
 ``i < j``, of current symbols; a merged symbol keeps the index of its smaller
@@ -34,8 +35,9 @@ import numpy as np
 from scipy.special import xlogy
 
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
+from sklearn_privacy.utils import progress
 
-__all__ = ["MergePath", "greedy_merge", "greedy_merge_textbook", "greedy_sweep"]
+__all__ = ["MergePath", "greedy_merge", "greedy_sweep"]
 
 # Slack on feasibility and on "the Lagrangian decreases": merges within rounding
 # error of the constraint count as feasible, merges that gain less do not happen.
@@ -58,6 +60,12 @@ _NONE = -np.finfo(float).max
 class MergePath:
     """The merges of a greedy run and the information after each of them.
 
+    The ``path_`` of a fitted
+    :class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`: every merge in
+    the order made, and ``I(S;Y)`` and ``I(X;Y)`` of the release ``Y`` before
+    the first merge and after each one, in nats, under the estimated
+    ``P(S, X)``. Symbols are indices of the fitted mechanism's ``alphabet_``.
+
     Attributes
     ----------
     merges : ndarray of shape (n_merges, 2)
@@ -70,6 +78,23 @@ class MergePath:
     labels : ndarray of shape (n_symbols,)
         Final cluster of each original symbol, ``0 .. n_clusters - 1`` in
         order of their smallest member.
+
+    See Also
+    --------
+    IACPath : the path of :class:`~sklearn_privacy.discrete.SubmodularFunnel`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import MergePath, PrivacyFunnelTransformer
+    >>> s = np.array([0, 0, 0, 1, 1, 1, 0, 1] * 20)
+    >>> x = np.array([0, 0, 1, 2, 2, 3, 4, 4] * 20)
+    >>> funnel = PrivacyFunnelTransformer(threshold=0.6).fit(x[:, None], sensitive=s)
+    >>> path = funnel.path_
+    >>> isinstance(path, MergePath), path.merges.tolist(), path.n_clusters
+    (True, [[0, 2], [1, 3]], 3)
+    >>> [round(float(v), 3) for v in path.leakage]
+    [0.52, 0.173, 0.0]
     """
 
     merges: np.ndarray
@@ -95,9 +120,9 @@ def _check_joint(joint):
     return joint
 
 
-def _check_mode(kind, threshold, lam):
-    if kind not in ("funnel", "bottleneck"):
-        raise ValueError(f"kind must be 'funnel' or 'bottleneck', got {kind!r}.")
+def _check_mode(objective, threshold, lam):
+    if objective not in ("funnel", "bottleneck"):
+        raise ValueError(f"objective must be 'funnel' or 'bottleneck', got {objective!r}.")
     if (threshold is None) == (lam is None):
         raise ValueError("give exactly one of threshold and lam.")
     if lam is not None and not (np.isfinite(lam) and lam >= 0):
@@ -122,8 +147,8 @@ def _write_symmetric(matrix, values, start, stop):
 class _MergeState:
     """Current alphabet, its pair gains ``G`` and constrained costs ``C`` (symmetric)."""
 
-    def __init__(self, joint, kind, lam):
-        self.kind, self.lam = kind, lam
+    def __init__(self, joint, objective, lam):
+        self.objective, self.lam = objective, lam
         # Column y of Q: P(S, y) followed by p(y); one row per s so that every
         # vectorised operation runs along the (long) alphabet axis.
         self.Q = np.vstack([joint, joint.sum(axis=0)])
@@ -200,14 +225,14 @@ class _MergeState:
 
     def _gain(self, ds, dx):
         if self.lam is None:
-            return (ds, dx) if self.kind == "funnel" else (dx, ds)
-        if self.kind == "funnel":
+            return (ds, dx) if self.objective == "funnel" else (dx, ds)
+        if self.objective == "funnel":
             return ds - self.lam * dx, None
         return self.lam * dx - ds, None
 
     def budget(self, threshold):
         """Largest constrained cost a merge may have (threshold mode)."""
-        current = self.disclosure[-1] if self.kind == "funnel" else self.leakage[-1]
+        current = self.disclosure[-1] if self.objective == "funnel" else self.leakage[-1]
         return current - threshold + _TOL
 
     def merge(self, i, j):
@@ -319,7 +344,7 @@ class _MergeState:
         return MergePath(merges, np.asarray(self.leakage), np.asarray(self.disclosure), labels)
 
 
-def _run(state, threshold, max_merges=None, until=None):
+def _run(state, threshold, max_merges=None, until=None, bar=None):
     """Greedy loop from ``state`` until no merge qualifies.
 
     With ``until`` (a larger threshold than ``threshold``), it also stops,
@@ -336,7 +361,8 @@ def _run(state, threshold, max_merges=None, until=None):
     all rows (and then searched again among the feasible entries). The largest
     bound that is feasible is the best feasible pair, and the first row holding
     it gives the textbook's tie-break. Rows without a candidate (merged away,
-    or nothing feasible left) hold ``(_NONE, -1)``.
+    or nothing feasible left) hold ``(_NONE, -1)``. ``bar`` (a progress bar)
+    advances by one per merge.
     """
     G, C, n = state.G, state.C, state.n
     constrained = C is not None
@@ -367,6 +393,8 @@ def _run(state, threshold, max_merges=None, until=None):
         i, j = (r, b) if r < b else (b, r)
         g, _ = state.merge(i, j)
         done += 1
+        if bar is not None:
+            bar.update()
         n_merged += 1
         if constrained:
             budget = state.budget(threshold)
@@ -400,26 +428,28 @@ def _run(state, threshold, max_merges=None, until=None):
     return state
 
 
-def _resolve_threshold(state, kind, threshold):
+def _resolve_threshold(state, objective, threshold):
     if threshold is None:
         return None
-    top = state.disclosure[0] if kind == "funnel" else state.leakage[0]
+    top = state.disclosure[0] if objective == "funnel" else state.leakage[0]
     if not (0.0 <= threshold <= top + _TOL):
-        name = "H(X)" if kind == "funnel" else "I(S;X)"
+        name = "H(X)" if objective == "funnel" else "I(S;X)"
         raise ValueError(
             f"threshold must lie in [0, {name}] = [0, {top:.6g}] nats, got {threshold!r}."
         )
     return float(threshold)
 
 
-def greedy_merge(joint, *, kind="funnel", threshold=None, lam=None, max_merges=None):
+def greedy_merge(
+    joint, *, objective="funnel", threshold=None, lam=None, max_merges=None, verbose=0
+):
     """Greedy privacy funnel (Alg. 1) or bottleneck (Alg. 2) with incremental Prop. 1 costs.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_x)
         Joint pmf ``P(S, X)``.
-    kind : {"funnel", "bottleneck"}, default="funnel"
+    objective : {"funnel", "bottleneck"}, default="funnel"
         Alg. 1 (keep ``I(X;Y) >= threshold``, minimise ``I(S;Y)``) or Alg. 2
         (keep ``I(S;Y) >= threshold``, minimise ``I(X;Y)``).
     threshold : float, default=None
@@ -429,6 +459,8 @@ def greedy_merge(joint, *, kind="funnel", threshold=None, lam=None, max_merges=N
         Use the Lagrangian ``I(S;Y) - lam I(X;Y)`` instead of a threshold.
     max_merges : int, default=None
         Stop after this many merges.
+    verbose : int, default=0
+        When positive, a progress bar over the merges (at most ``n_x - 1``).
 
     Returns
     -------
@@ -444,13 +476,16 @@ def greedy_merge(joint, *, kind="funnel", threshold=None, lam=None, max_merges=N
     ([[0, 2], [0, 1]], 1)
     """
     joint = _check_joint(joint)
-    _check_mode(kind, threshold, lam)
-    state = _MergeState(joint, kind, lam)
-    threshold = _resolve_threshold(state, kind, threshold)
-    return _run(state, threshold, max_merges).result()
+    _check_mode(objective, threshold, lam)
+    state = _MergeState(joint, objective, lam)
+    threshold = _resolve_threshold(state, objective, threshold)
+    total = state.n - 1 if max_merges is None else min(state.n - 1, max_merges)
+    with progress(total=total, verbose=verbose, desc="greedy merges") as bar:
+        _run(state, threshold, max_merges, bar=bar)
+    return state.result()
 
 
-def greedy_sweep(joint, thresholds, *, kind="funnel"):
+def greedy_sweep(joint, thresholds, *, objective="funnel"):
     """:func:`greedy_merge` for many thresholds, sharing the merges they have in common.
 
     Runs that make the same choices share one state, advanced by the
@@ -464,7 +499,7 @@ def greedy_sweep(joint, thresholds, *, kind="funnel"):
     joint : array-like of shape (n_s, n_x)
     thresholds : array-like of float
         Thresholds in nats (see :func:`greedy_merge`).
-    kind : {"funnel", "bottleneck"}, default="funnel"
+    objective : {"funnel", "bottleneck"}, default="funnel"
 
     Returns
     -------
@@ -472,11 +507,11 @@ def greedy_sweep(joint, thresholds, *, kind="funnel"):
         One per threshold, in the order given.
     """
     joint = _check_joint(joint)
-    _check_mode(kind, 0.0, None)
+    _check_mode(objective, 0.0, None)
     thresholds = [float(t) for t in np.atleast_1d(thresholds)]
-    root = _MergeState(joint, kind, None)
+    root = _MergeState(joint, objective, None)
     for t in thresholds:
-        _resolve_threshold(root, kind, t)
+        _resolve_threshold(root, objective, t)
     results = [None] * len(thresholds)
     stack = [(root, list(range(len(thresholds))))]
     while stack:
@@ -506,99 +541,3 @@ def greedy_sweep(joint, thresholds, *, kind="funnel"):
             choice, group = items[0]
             state.merge(*choice)
     return results
-
-
-def greedy_merge_textbook(joint, *, kind="funnel", threshold=None, lam=None, exact=True):
-    """Reference greedy that re-evaluates every candidate pair from scratch each iteration.
-
-    The oracle for :func:`greedy_merge` and the baseline of the speed
-    benchmark; ``O(n^3)`` pair evaluations in all.
-
-    Parameters
-    ----------
-    joint, kind, threshold, lam
-        As in :func:`greedy_merge`.
-    exact : bool, default=True
-        ``True``: build the merged joint of every candidate and compute
-        ``I(S;Y')`` and ``I(X;Y')`` with
-        :func:`~sklearn_privacy.information.mutual_information` (independent of
-        Prop. 1; small alphabets only). ``False``: Prop. 1 costs of all pairs
-        recomputed in one vectorised pass per iteration, without reusing the
-        previous iteration's costs.
-
-    Returns
-    -------
-    MergePath
-    """
-    joint = _check_joint(joint)
-    _check_mode(kind, threshold, lam)
-    n = joint.shape[1]
-    columns = [joint[:, [x]] for x in range(n)]  # current symbols, in index order
-    names = list(range(n))
-    assign = np.arange(n)
-    p_x = joint.sum(axis=0)
-
-    def informations(cols, members):
-        y_joint = np.hstack(cols)
-        xy = np.zeros((n, len(cols)))
-        for k, m in enumerate(members):
-            xy[m, k] = p_x[m]
-        return mutual_information(y_joint), mutual_information(xy)
-
-    members = [[x] for x in range(n)]
-    i_s, i_x = informations(columns, members)
-    leakage, disclosure, merges = [i_s], [i_x], []
-    if threshold is not None:
-        top = i_x if kind == "funnel" else i_s
-        if not (0.0 <= threshold <= top + _TOL):
-            raise ValueError(f"threshold must lie in [0, {top:.6g}] nats, got {threshold!r}.")
-    while len(columns) > 1:
-        m = len(columns)
-        pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
-        if exact:
-            after = []
-            for a, b in pairs:
-                cols = (
-                    columns[:a] + [columns[a] + columns[b]] + columns[a + 1 : b] + columns[b + 1 :]
-                )
-                mem = (
-                    members[:a] + [members[a] + members[b]] + members[a + 1 : b] + members[b + 1 :]
-                )
-                after.append(informations(cols, mem))
-            after = np.asarray(after)
-            d_s, d_x = i_s - after[:, 0], i_x - after[:, 1]
-        else:
-            q = np.hstack(columns)
-            a_idx, b_idx = np.triu_indices(m, 1)
-            merged = q[:, a_idx] + q[:, b_idx]
-            phi = column_potentials(q)
-            d_s = phi[a_idx] + phi[b_idx] - column_potentials(merged)
-            p = q.sum(axis=0)
-            p_m = p[a_idx] + p[b_idx]
-            d_x = xlogy(p_m, p_m) - xlogy(p[a_idx], p[a_idx]) - xlogy(p[b_idx], p[b_idx])
-        if lam is not None:
-            gain = d_s - lam * d_x if kind == "funnel" else lam * d_x - d_s
-            feasible = gain > _TOL
-        elif kind == "funnel":
-            gain, feasible = d_s, i_x - d_x >= threshold - _TOL
-        else:
-            gain, feasible = d_x, i_s - d_s >= threshold - _TOL
-        if not np.any(feasible):
-            break
-        k = int(np.argmax(np.where(feasible, gain, -np.inf)))
-        a, b = pairs[k]
-        i_s, i_x = after[k] if exact else (i_s - d_s[k], i_x - d_x[k])
-        leakage.append(i_s)
-        disclosure.append(i_x)
-        merges.append((names[a], names[b]))
-        assign[assign == names[b]] = names[a]
-        columns[a] = columns[a] + columns[b]
-        members[a] = members[a] + members[b]
-        del columns[b], members[b], names[b]
-    labels = np.unique(assign, return_inverse=True)[1].reshape(-1)
-    return MergePath(
-        np.asarray(merges, dtype=np.int64).reshape(-1, 2),
-        np.asarray(leakage),
-        np.asarray(disclosure),
-        labels,
-    )

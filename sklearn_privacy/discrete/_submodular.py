@@ -26,6 +26,15 @@ Both decrease the objective at every step. They start from the best pair (so a
 step is never worse than the pairwise greedy's) and, once they stop, try every
 single-element addition and removal; the set returned is therefore a local
 minimum: no one-element change lowers the objective.
+
+The set functions evaluate ``sum q log q`` of unnormalised sub-measures
+``Q[s, W]`` for a whole batch of sets (or a chain of ``n + 1`` prefixes) in one
+matrix product: :mod:`sklearn_privacy.information` computes one normalised
+distribution at a time, with validation, which would turn each batch into a
+Python loop inside Wolfe's algorithm, so :func:`scipy.special.xlogy` is used
+directly here. The information along the path is computed by
+:func:`~sklearn_privacy.information.mutual_information` and
+:func:`~sklearn_privacy.information.entropy`.
 """
 
 from dataclasses import dataclass, field
@@ -34,6 +43,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from sklearn_privacy.information import entropy, mutual_information
+from sklearn_privacy.utils import progress
 
 __all__ = [
     "EntropicSetFunction",
@@ -254,14 +264,14 @@ def _modular_upper_bounds(A, mask):
     return w1, w2
 
 
-def ds_minimize(A, B, *, method="ssp", init=None, max_iter=200, polish=True):
+def ds_minimize(A, B, *, solver="ssp", init=None, max_iter=200, polish=True):
     """Locally minimise ``A(W) - B(W)`` for submodular ``A`` and ``B``.
 
     Parameters
     ----------
     A, B : EntropicSetFunction
         Submodular (non-negative coefficients).
-    method : {"ssp", "mm"}, default="ssp"
+    solver : {"ssp", "mm"}, default="ssp"
         Submodular-supermodular procedure (inner min-norm-point) or
         modular-modular procedure.
     init : ndarray of bool of shape (n,), default=None
@@ -280,8 +290,8 @@ def ds_minimize(A, B, *, method="ssp", init=None, max_iter=200, polish=True):
     trace : list of float
         Objective after each iteration (non-increasing).
     """
-    if method not in ("ssp", "mm"):
-        raise ValueError(f"method must be 'ssp' or 'mm', got {method!r}.")
+    if solver not in ("ssp", "mm"):
+        raise ValueError(f"solver must be 'ssp' or 'mm', got {solver!r}.")
     F = _Difference(A, B)
     n = A.n
     mask = np.zeros(n, dtype=bool) if init is None else np.asarray(init, dtype=bool).copy()
@@ -289,7 +299,7 @@ def ds_minimize(A, B, *, method="ssp", init=None, max_iter=200, polish=True):
     trace = [value]
     for _ in range(max_iter):
         h = _modular_lower_bound(B, mask, F)
-        if method == "ssp":
+        if solver == "ssp":
             candidates = [min_norm_point(A.plus_modular(-h))[0]]
         else:
             candidates = [(w - h) < 0 for w in _modular_upper_bounds(A, mask)]
@@ -299,7 +309,7 @@ def ds_minimize(A, B, *, method="ssp", init=None, max_iter=200, polish=True):
         values = F(candidates)
         k = int(np.argmin(values))
         # DS step first; the one-element moves only when it makes no progress.
-        n_ds = 1 if method == "ssp" else 2
+        n_ds = 1 if solver == "ssp" else 2
         ds_best = int(np.argmin(values[:n_ds]))
         if values[ds_best] < value - _TOL:
             k = ds_best
@@ -314,6 +324,12 @@ def ds_minimize(A, B, *, method="ssp", init=None, max_iter=200, polish=True):
 class IACPath:
     """Merges of IAC-MDSF and the information after each iteration.
 
+    The ``path_`` of a fitted :class:`~sklearn_privacy.discrete.SubmodularFunnel`:
+    the set of symbols merged at each iteration, and ``I(S;Y)``, ``I(X;Y)``
+    and the Lagrangian of the release ``Y`` before the first iteration and
+    after each one, in nats, under the estimated ``P(S, X)``. Symbols are
+    indices of the fitted mechanism's ``alphabet_``.
+
     Attributes
     ----------
     merged_sets : list of ndarray
@@ -322,7 +338,8 @@ class IACPath:
     leakage, disclosure : ndarray of shape (n_iter + 1,)
         ``I(S;Y)`` and ``I(X;Y)`` before the first and after each iteration.
     objective : ndarray of shape (n_iter + 1,)
-        ``I(S;Y) - lam I(X;Y)`` likewise.
+        ``I(S;Y) - m I(X;Y)`` likewise, with ``m`` the multiplier of the run
+        (``multiplier_`` of the fitted mechanism).
     labels : ndarray of shape (n_symbols,)
         Final cluster of each original symbol.
     ds_iterations : list of int
@@ -330,6 +347,23 @@ class IACPath:
     n_solves : int
         Number of step problems solved: the merges, plus the last one that
         found no improving merge (when that is what stopped the algorithm).
+
+    See Also
+    --------
+    MergePath : the path of :class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import IACPath, SubmodularFunnel
+    >>> s = np.array([0, 0, 0, 1, 1, 1, 0, 1] * 20)
+    >>> x = np.array([0, 0, 1, 2, 2, 3, 4, 4] * 20)
+    >>> funnel = SubmodularFunnel(lam=1.0).fit(x[:, None], sensitive=s)
+    >>> path = funnel.path_
+    >>> isinstance(path, IACPath), [w.tolist() for w in path.merged_sets], path.n_clusters
+    (True, [[0, 2], [1, 3]], 3)
+    >>> path.n_iter, path.n_solves, round(float(path.leakage[-1]), 12)
+    (2, 3, 0.0)
     """
 
     merged_sets: list
@@ -351,16 +385,25 @@ class IACPath:
         return int(self.labels.max()) + 1
 
 
-def step_functions(joint, lam, problem="funnel"):
+def step_functions(joint, lam, objective="funnel"):
     """``(A, B)`` of one IAC-MDSF step on the current ``joint[s, y]``: minimise ``A - B``.
 
-    ``problem="funnel"``: ``A = (1 - lam) f``, ``B = g`` (eq. 5);
-    ``problem="bottleneck"``: ``A = g``, ``B = (1 - lam) f`` (eq. 7).
+    ``objective="funnel"``: ``A = (1 - lam) f``, ``B = g`` (eq. 5), for
+    ``lam <= 1``; ``objective="bottleneck"``: ``A = g``, ``B = (1 - lam) f``
+    (eq. 7) for ``lam <= 1``, and ``A = g + (lam - 1) f``, ``B = 0`` for
+    ``lam > 1`` (``-(1 - lam) f`` is then submodular itself, so the step is a
+    plain submodular minimisation).
     """
     joint = np.asarray(joint, dtype=float)
-    f = EntropicSetFunction([(1.0 - lam, joint.sum(axis=0)[None, :])])
+    p = joint.sum(axis=0)[None, :]
     g = EntropicSetFunction([(1.0, joint)])
-    return (f, g) if problem == "funnel" else (g, f)
+    if objective == "funnel":
+        return EntropicSetFunction([(1.0 - lam, p)]), g
+    if lam <= 1.0:
+        return g, EntropicSetFunction([(1.0 - lam, p)])
+    return EntropicSetFunction([(1.0, joint), (lam - 1.0, p)]), EntropicSetFunction(
+        [], modular=np.zeros(joint.shape[1])
+    )
 
 
 def _best_pair(F, n):
@@ -374,22 +417,27 @@ def _best_pair(F, n):
     return masks[k], float(values[k])
 
 
-def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
+def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, verbose=0):
     """IAC-MDSF (submodular-funnel-ding, Alg. 1) on a joint pmf ``P(S, X)``.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_x)
         Joint pmf ``P(S, X)``.
-    lam : float in [0, 1]
-        Lagrange multiplier of ``I(S;Y) - lam I(X;Y)``.
-    problem : {"funnel", "bottleneck"}, default="funnel"
+    lam : float
+        Multiplier of the Lagrangian ``I(S;Y) - lam I(X;Y)`` (the paper's
+        lambda, in nats per nat). In [0, 1] for the funnel (at ``lam >= 1`` no
+        merge lowers it); any ``lam >= 0`` for the bottleneck (above 1 the
+        one-symbol release maximises it).
+    objective : {"funnel", "bottleneck"}, default="funnel"
         Minimise (privacy funnel, eq. 5) or maximise (information bottleneck,
         eq. 7) the Lagrangian.
-    method : {"ssp", "mm"}, default="ssp"
+    solver : {"ssp", "mm"}, default="ssp"
         DS procedure of each step (see :func:`ds_minimize`).
     max_iter : int, default=None
         Largest number of merging iterations.
+    verbose : int, default=0
+        When positive, a progress bar over the iterations.
 
     Returns
     -------
@@ -405,10 +453,11 @@ def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
     (1, 0.0)
     """
     joint = np.asarray(joint, dtype=float)
-    if not 0.0 <= lam <= 1.0:
-        raise ValueError(f"lam must lie in [0, 1], got {lam!r}.")
-    if problem not in ("funnel", "bottleneck"):
-        raise ValueError(f"problem must be 'funnel' or 'bottleneck', got {problem!r}.")
+    if objective not in ("funnel", "bottleneck"):
+        raise ValueError(f"objective must be 'funnel' or 'bottleneck', got {objective!r}.")
+    top = 1.0 if objective == "funnel" else np.inf
+    if not (0.0 <= lam <= top):
+        raise ValueError(f"lam must lie in [0, {top}] for objective={objective!r}, got {lam!r}.")
     n = joint.shape[1]
     columns = joint.copy()
     ids = np.arange(n)  # smallest original member of each current symbol
@@ -419,38 +468,40 @@ def iac_mdsf(joint, lam, *, problem="funnel", method="ssp", max_iter=None):
         return leak, disc, leak - lam * disc
 
     leak, disc, obj = record(columns)
-    leakage, disclosure, objective = [leak], [disc], [obj]
+    leakage, disclosure, objective_values = [leak], [disc], [obj]
     merged_sets, ds_iterations, n_solves = [], [], 0
-    while columns.shape[1] > 1 and (max_iter is None or len(merged_sets) < max_iter):
-        A, B = step_functions(columns, lam, problem)
-        F = _Difference(A, B)
-        init, init_value = _best_pair(F, columns.shape[1])
-        if init_value >= -_TOL:
-            init = None
-        mask, value, trace = ds_minimize(A, B, method=method, init=init)
-        n_solves += 1
-        if mask.sum() <= 1 or value >= -_TOL:
-            break
-        members = np.flatnonzero(mask)
-        merged_sets.append(ids[members])
-        ds_iterations.append(len(trace) - 1)
-        target = members[0]
-        for k in members[1:]:
-            assign[assign == ids[k]] = ids[target]
-        columns[:, target] = columns[:, members].sum(axis=1)
-        keep = np.ones(columns.shape[1], dtype=bool)
-        keep[members[1:]] = False
-        columns, ids = columns[:, keep], ids[keep]
-        leak, disc, obj = record(columns)
-        leakage.append(leak)
-        disclosure.append(disc)
-        objective.append(obj)
+    with progress(total=max(n - 1, 0), verbose=verbose, desc="IAC-MDSF (symbols merged)") as bar:
+        while columns.shape[1] > 1 and (max_iter is None or len(merged_sets) < max_iter):
+            A, B = step_functions(columns, lam, objective)
+            F = _Difference(A, B)
+            init, init_value = _best_pair(F, columns.shape[1])
+            if init_value >= -_TOL:
+                init = None
+            mask, value, trace = ds_minimize(A, B, solver=solver, init=init)
+            n_solves += 1
+            if mask.sum() <= 1 or value >= -_TOL:
+                break
+            members = np.flatnonzero(mask)
+            merged_sets.append(ids[members])
+            ds_iterations.append(len(trace) - 1)
+            target = members[0]
+            for k in members[1:]:
+                assign[assign == ids[k]] = ids[target]
+            columns[:, target] = columns[:, members].sum(axis=1)
+            keep = np.ones(columns.shape[1], dtype=bool)
+            keep[members[1:]] = False
+            columns, ids = columns[:, keep], ids[keep]
+            leak, disc, obj = record(columns)
+            leakage.append(leak)
+            disclosure.append(disc)
+            objective_values.append(obj)
+            bar.update(members.size - 1)
     labels = np.unique(assign, return_inverse=True)[1].reshape(-1)
     return IACPath(
         merged_sets,
         np.asarray(leakage),
         np.asarray(disclosure),
-        np.asarray(objective),
+        np.asarray(objective_values),
         labels,
         ds_iterations,
         n_solves,

@@ -4,7 +4,7 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from sklearn_privacy.discrete._funnel import _MergeMechanism
+from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
 from sklearn_privacy.discrete._submodular import iac_mdsf
 
 __all__ = ["SubmodularFunnel"]
@@ -14,23 +14,35 @@ class SubmodularFunnel(_MergeMechanism):
     """Privacy funnel by submodular agglomerative clustering (IAC-MDSF).
 
     The released columns form one joint alphabet X; each iteration merges the
-    subset W of the current alphabet that minimises ``(1 - lam) f(W) - g(W)``,
-    i.e. lowers ``I(S;Y) - lam I(X;Y)`` the most (submodular-funnel-ding,
-    Alg. 1 and Thm. 1), found by a difference-of-submodular procedure; it stops
-    when no subset of two or more symbols improves the Lagrangian. It needs far
-    fewer iterations than the pairwise greedy of
-    :class:`PrivacyFunnelTransformer`.
+    subset W of the current alphabet that lowers the Lagrangian
+    ``I(S;Y) - m I(X;Y)`` the most (submodular-funnel-ding, Alg. 1 and
+    Thm. 1), found by a difference-of-submodular procedure; it stops when no
+    subset of two or more symbols improves it. It needs far fewer iterations
+    than the pairwise greedy of :class:`PrivacyFunnelTransformer`. Read more
+    in ``docs/funnels.md``.
 
     Parameters
     ----------
-    lam : float, default=0.5
-        The trade-off knob, in [0, 1]: weight of the disclosure ``I(X;Y)``
-        against the leakage ``I(S;Y)``. ``lam=0`` merges as long as it lowers
-        the leakage; ``lam=1`` merges nothing (funnel).
-    problem : {"funnel", "bottleneck"}, default="funnel"
-        ``"funnel"`` minimises the Lagrangian (eq. 5); ``"bottleneck"``
-        maximises it (eq. 7): the information bottleneck, keeping what is
-        informative about S at a low rate.
+    lam : float, default=1.0
+        The trade-off knob, ``>= 0``, counted in units of the data's own
+        exchange rate ``r = I(S;X) / H(X)`` (nats of leakage per nat of
+        disclosure given up by merging everything into one symbol); the same
+        ``lam`` as :class:`PrivacyFunnelTransformer`'s. The funnel minimises
+        ``I(S;Y) - lam r I(X;Y)`` (the paper's eq. 5 with its lambda equal to
+        ``lam r``); the bottleneck minimises ``I(X;Y) - (lam / r) I(S;Y)``,
+        i.e. maximises ``I(S;Y) - (r / lam) I(X;Y)`` (eq. 7 with lambda
+        ``r / lam``). In both, ``lam = 1`` is where the release ``X`` and
+        the one-symbol release score the same, and a larger ``lam`` merges
+        less and leaks more. ``lam >= 1 / r`` merges nothing (funnel),
+        ``lam <= r`` merges everything (bottleneck). Useful range about 0.1
+        to 10: on Adult (age, education; S = sex, ``r = 0.0039``) ``lam``
+        from 0.1 to 10 moves ``leakage_`` from 0.2 % to 35 % of I(S;X); the
+        paper's default lambda of 0.5 is ``lam = 129`` there, which merges
+        nothing.
+    objective : {"funnel", "bottleneck"}, default="funnel"
+        ``"funnel"`` minimises ``I(S;Y) - m I(X;Y)``; ``"bottleneck"``
+        maximises it: the information bottleneck, keeping what is informative
+        about S at a low rate.
     solver : {"ssp", "mm"}, default="ssp"
         Difference-of-submodular procedure of each iteration:
         submodular-supermodular with an exact inner min-norm-point
@@ -50,6 +62,9 @@ class SubmodularFunnel(_MergeMechanism):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the draws of ``output="sample"``; each ``transform`` draws
         afresh, an int makes the sequence of draws after ``fit`` reproducible.
+    verbose : int, default=0
+        ``1``: a progress bar over the symbols merged by the iterations (tqdm,
+        on stderr); ``0``: silent.
 
     Attributes
     ----------
@@ -65,14 +80,19 @@ class SubmodularFunnel(_MergeMechanism):
         Sets merged at each iteration and ``I(S;Y)``, ``I(X;Y)``, the
         Lagrangian after each, in nats.
     n_iter_ : int
-        Number of iterations run (each solves one subset problem): the
-        merges, plus the last one that found no improving merge.
+        Number of subset problems solved: the merges, plus the last one that
+        found no improving merge.
+    multiplier_ : float
+        The multiplier ``m`` of ``I(X;Y)`` in the Lagrangian: ``lam r``
+        (funnel, at most 1) or ``r / lam`` (bottleneck, at most 2).
     leakage_ : float
-        ``I(S;Y)`` on the training distribution, in nats.
+        ``I(S;Y)`` on the fit data (under the estimated ``P(S, X)``), in nats.
     disclosure_ : float
         ``I(X;Y) = H(Y)``, in nats.
     distortion_ : float
         ``H(X|Y)``, the log-loss distortion, in nats.
+    distortion_measure_ : str
+        ``"log-loss"``.
     entropy_ : float
         ``H(X)``, in nats.
     n_features_in_ : int
@@ -91,7 +111,12 @@ class SubmodularFunnel(_MergeMechanism):
     gives ``I(S; Y) = I(S; X) - g(W) + f(W)`` and ``I(X; Y) = H(X) + f(W)``
     (Thm. 1); both f and g are submodular. Each step starts from the best pair
     and ends at a local minimum (no one-element change of W helps), so it is
-    never worse than a pairwise step.
+    never worse than a pairwise step. The steps are myopic: ``leakage_``
+    grows with ``lam`` from one decade to the next, but not always within a
+    factor of 3 (a larger ``lam`` may find a point with more disclosure and
+    less leakage). A fit
+    that merges nothing, or merges everything into one symbol, warns
+    (``UserWarning``) naming ``lam``.
 
     Examples
     --------
@@ -100,24 +125,25 @@ class SubmodularFunnel(_MergeMechanism):
     >>> rng = np.random.default_rng(0)
     >>> s = rng.integers(0, 2, 500)
     >>> X = np.column_stack([s ^ (rng.random(500) < 0.2), rng.integers(0, 3, 500)])
-    >>> funnel = SubmodularFunnel(lam=0.3).fit(X, sensitive=s)
-    >>> bool(funnel.leakage_ <= funnel.path_.leakage[0]), funnel.transform(X[:2]).shape
+    >>> funnel = SubmodularFunnel(lam=1.0).fit(X, sensitive=s)
+    >>> bool(funnel.leakage_ < funnel.path_.leakage[0]), funnel.transform(X[:2]).shape
     (True, (2, 1))
     """
 
     _parameter_constraints: dict = {
         **_MergeMechanism._parameter_constraints,
-        "lam": [Interval(Real, 0, 1, closed="both")],
-        "problem": [StrOptions({"funnel", "bottleneck"})],
+        "lam": [Interval(Real, 0, None, closed="left")],
         "solver": [StrOptions({"ssp", "mm"})],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
     }
 
+    _tradeoff_knob = LAM_KNOB
+
     def __init__(
         self,
-        lam=0.5,
+        lam=1.0,
         *,
-        problem="funnel",
+        objective="funnel",
         solver="ssp",
         max_iter=None,
         output="symbol",
@@ -126,9 +152,10 @@ class SubmodularFunnel(_MergeMechanism):
         max_categories=200,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
         self.lam = lam
-        self.problem = problem
+        self.objective = objective
         self.solver = solver
         self.max_iter = max_iter
         self.output = output
@@ -137,10 +164,16 @@ class SubmodularFunnel(_MergeMechanism):
         self.max_categories = max_categories
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
 
     def _merge(self, joint):
+        self.multiplier_ = self._multiplier(joint)
         path = iac_mdsf(
-            joint, self.lam, problem=self.problem, method=self.solver, max_iter=self.max_iter
+            joint,
+            self.multiplier_,
+            objective=self.objective,
+            solver=self.solver,
+            max_iter=self.max_iter,
+            verbose=self.verbose,
         )
-        self.n_iter_ = path.n_solves
-        return path.labels, path
+        return path.labels, path, path.n_solves

@@ -2,12 +2,9 @@
 
 import numpy as np
 import pytest
+from _textbook_greedy import greedy_merge_textbook
 
-from sklearn_privacy.discrete._greedy import (
-    greedy_merge,
-    greedy_merge_textbook,
-    greedy_sweep,
-)
+from sklearn_privacy.discrete._greedy import greedy_merge, greedy_sweep
 from sklearn_privacy.information import entropy, mutual_information
 
 
@@ -25,27 +22,29 @@ def _assert_same_path(a, b, atol=1e-10):
     np.testing.assert_allclose(a.disclosure, b.disclosure, rtol=0, atol=atol)
 
 
-@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
-def test_greedy_threshold_matches_textbook(kind):
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_greedy_threshold_matches_textbook(objective):
     for rng, joint in _random_joints(0, 60):
-        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         for threshold in [0.0, *rng.uniform(0, top, 3)]:
-            fast = greedy_merge(joint, kind=kind, threshold=threshold)
-            _assert_same_path(fast, greedy_merge_textbook(joint, kind=kind, threshold=threshold))
+            fast = greedy_merge(joint, objective=objective, threshold=threshold)
+            _assert_same_path(
+                fast, greedy_merge_textbook(joint, objective=objective, threshold=threshold)
+            )
             # Every state of the path satisfies the constraint.
-            bound = fast.disclosure if kind == "funnel" else fast.leakage
+            bound = fast.disclosure if objective == "funnel" else fast.leakage
             assert np.all(bound >= threshold - 1e-12)
 
 
-@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 @pytest.mark.parametrize("lam", [0.0, 0.4, 0.9, 1.5])
-def test_greedy_lagrangian_matches_textbook(kind, lam):
+def test_greedy_lagrangian_matches_textbook(objective, lam):
     for _, joint in _random_joints(1, 25):
-        fast = greedy_merge(joint, kind=kind, lam=lam)
-        _assert_same_path(fast, greedy_merge_textbook(joint, kind=kind, lam=lam))
-        objective = fast.leakage - lam * fast.disclosure
-        steps = np.diff(objective)
-        assert np.all(steps < 0) if kind == "funnel" else np.all(steps > 0)
+        fast = greedy_merge(joint, objective=objective, lam=lam)
+        _assert_same_path(fast, greedy_merge_textbook(joint, objective=objective, lam=lam))
+        lagrangian = fast.leakage - lam * fast.disclosure
+        steps = np.diff(lagrangian)
+        assert np.all(steps < 0) if objective == "funnel" else np.all(steps > 0)
 
 
 def test_greedy_path_values_are_exact_informations():
@@ -61,7 +60,12 @@ def test_greedy_path_values_are_exact_informations():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"threshold": 0.0}, {"threshold": "half"}, {"lam": 0.3}, {"kind": "bottleneck", "lam": 0.7}],
+    [
+        {"threshold": 0.0},
+        {"threshold": "half"},
+        {"lam": 0.3},
+        {"objective": "bottleneck", "lam": 0.7},
+    ],
 )
 def test_greedy_large_alphabet_matches_vectorised_textbook(kwargs):
     # n > 64 exercises the slot compaction of the incremental loop.
@@ -73,13 +77,17 @@ def test_greedy_large_alphabet_matches_vectorised_textbook(kwargs):
     _assert_same_path(fast, greedy_merge_textbook(joint, exact=False, **kwargs))
 
 
-@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
-def test_greedy_sweep_equals_individual_runs(kind):
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_greedy_sweep_equals_individual_runs(objective):
     for rng, joint in _random_joints(4, 20, max_x=8):
-        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         thresholds = [top, *rng.uniform(0, top, 5), 0.0]
-        for threshold, path in zip(thresholds, greedy_sweep(joint, thresholds, kind=kind)):
-            _assert_same_path(path, greedy_merge(joint, kind=kind, threshold=threshold), 1e-12)
+        for threshold, path in zip(
+            thresholds, greedy_sweep(joint, thresholds, objective=objective)
+        ):
+            _assert_same_path(
+                path, greedy_merge(joint, objective=objective, threshold=threshold), 1e-12
+            )
     rng = np.random.default_rng(5)
     joint = rng.dirichlet(np.full(3 * 90, 0.5)).reshape(3, 90)
     thresholds = np.linspace(0, entropy(joint.sum(axis=0)), 9)
@@ -92,11 +100,11 @@ def test_greedy_errors():
     with pytest.raises(ValueError, match="threshold must lie in"):
         greedy_merge(joint, threshold=5.0)
     with pytest.raises(ValueError, match="threshold must lie in"):
-        greedy_merge(joint, kind="bottleneck", threshold=0.5)
+        greedy_merge(joint, objective="bottleneck", threshold=0.5)
     with pytest.raises(ValueError, match="exactly one"):
         greedy_merge(joint, threshold=0.1, lam=0.1)
-    with pytest.raises(ValueError, match="kind"):
-        greedy_merge(joint, kind="other", threshold=0.1)
+    with pytest.raises(ValueError, match="objective"):
+        greedy_merge(joint, objective="other", threshold=0.1)
     with pytest.raises(ValueError, match="sum to 1"):
         greedy_merge(joint * 2, threshold=0.1)
 
@@ -116,8 +124,8 @@ def _tied_joints(seed, n_cases):
         yield rng, joint / joint.sum()
 
 
-@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
-def test_greedy_choice_is_first_best_pair_of_current_costs(kind, monkeypatch):
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_greedy_choice_is_first_best_pair_of_current_costs(objective, monkeypatch):
     # Oracle for the bookkeeping (per-row bounds, lazy feasibility, ties, slot
     # compaction): before every merge, brute force over all live pairs of the
     # state's own cost matrices gives the lexicographically first best pair.
@@ -140,9 +148,9 @@ def test_greedy_choice_is_first_best_pair_of_current_costs(kind, monkeypatch):
 
     monkeypatch.setattr(_greedy._MergeState, "merge", checked_merge)
     for rng, joint in _tied_joints(6, 16):
-        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         for threshold, lam in [(0.0, None), (rng.uniform(0, top), None), (None, 0.5)]:
-            greedy_merge(joint, kind=kind, threshold=threshold, lam=lam)
+            greedy_merge(joint, objective=objective, threshold=threshold, lam=lam)
     assert len(checked) > 500
     # Ties were exercised: many merges chose among equal best gains.
     assert len(checked) > len(set(checked))
@@ -154,8 +162,8 @@ def test_greedy_cost_matrices_are_exactly_symmetric():
     _, joint = next(_random_joints(7, 1, max_x=40))
     joint = np.hstack([joint, next(_tied_joints(7, 1))[1][: joint.shape[0]]])
     joint /= joint.sum()
-    for kind, lam in [("funnel", None), ("bottleneck", None), ("funnel", 0.4)]:
-        state = _MergeState(joint, kind, lam)
+    for objective, lam in [("funnel", None), ("bottleneck", None), ("funnel", 0.4)]:
+        state = _MergeState(joint, objective, lam)
         _run(state, None if lam is not None else 0.0, max_merges=20)
         live = np.flatnonzero(state.active)
         for matrix in (state.G, state.C) if lam is None else (state.G,):
@@ -163,10 +171,14 @@ def test_greedy_cost_matrices_are_exactly_symmetric():
             np.testing.assert_array_equal(block, block.T)
 
 
-@pytest.mark.parametrize("kind", ["funnel", "bottleneck"])
-def test_greedy_sweep_equals_individual_runs_with_ties(kind):
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_greedy_sweep_equals_individual_runs_with_ties(objective):
     for rng, joint in _tied_joints(8, 8):
-        top = entropy(joint.sum(axis=0)) if kind == "funnel" else mutual_information(joint)
+        top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         thresholds = [0.0, *rng.uniform(0, top, 6), top]
-        for threshold, path in zip(thresholds, greedy_sweep(joint, thresholds, kind=kind)):
-            _assert_same_path(path, greedy_merge(joint, kind=kind, threshold=threshold), 0.0)
+        for threshold, path in zip(
+            thresholds, greedy_sweep(joint, thresholds, objective=objective)
+        ):
+            _assert_same_path(
+                path, greedy_merge(joint, objective=objective, threshold=threshold), 0.0
+            )

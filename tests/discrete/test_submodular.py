@@ -97,15 +97,15 @@ def test_thm1_decomposition_over_all_subsets():
         assert direct == pytest.approx(base + A(mask) - B(mask), abs=1e-12)
 
 
-@pytest.mark.parametrize("method", ["ssp", "mm"])
-@pytest.mark.parametrize("problem", ["funnel", "bottleneck"])
-def test_ds_minimize_local_minimum_and_monotone(method, problem):
+@pytest.mark.parametrize("solver", ["ssp", "mm"])
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_ds_minimize_local_minimum_and_monotone(solver, objective):
     rng = np.random.default_rng(4)
     for _ in range(15):
         n = int(rng.integers(3, 11))
         joint = rng.dirichlet(np.full(3 * n, 0.6)).reshape(3, n)
-        A, B = step_functions(joint, rng.uniform(0, 1), problem)
-        mask, value, trace = ds_minimize(A, B, method=method)
+        A, B = step_functions(joint, rng.uniform(0, 1), objective)
+        mask, value, trace = ds_minimize(A, B, solver=solver)
         assert np.all(np.diff(trace) <= 1e-15)
         assert value == pytest.approx(A(mask) - B(mask), abs=1e-14)
         flips = np.tile(mask, (n, 1))
@@ -126,18 +126,18 @@ def _replay_steps(joint, path):
         columns, ids = columns[:, keep], ids[keep]
 
 
-@pytest.mark.parametrize("method", ["ssp", "mm"])
-@pytest.mark.parametrize("problem", ["funnel", "bottleneck"])
-def test_iac_mdsf_each_step_is_a_local_minimum_by_brute_force(method, problem):
+@pytest.mark.parametrize("solver", ["ssp", "mm"])
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_iac_mdsf_each_step_is_a_local_minimum_by_brute_force(solver, objective):
     rng = np.random.default_rng(5)
     n_steps = n_global = 0
     for _ in range(6):
         n = int(rng.integers(4, 11))
         joint = rng.dirichlet(np.full(3 * n, 0.5)).reshape(3, n)
         lam = float(rng.uniform(0.1, 0.9))
-        path = iac_mdsf(joint, lam, problem=problem, method=method)
+        path = iac_mdsf(joint, lam, objective=objective, solver=solver)
         for columns, mask in _replay_steps(joint, path):
-            A, B = step_functions(columns, lam, problem)
+            A, B = step_functions(columns, lam, objective)
             masks = _all_masks(columns.shape[1])
             values = A(masks) - B(masks)
             value = A(mask) - B(mask)
@@ -151,11 +151,11 @@ def test_iac_mdsf_each_step_is_a_local_minimum_by_brute_force(method, problem):
             n_global += value <= values.min() + 1e-10
         # Lagrangian goes down (funnel) or up (bottleneck) at every step.
         steps = np.diff(path.objective)
-        assert np.all(steps < 0) if problem == "funnel" else np.all(steps > 0)
+        assert np.all(steps < 0) if objective == "funnel" else np.all(steps > 0)
         # It stops only when no pair merge improves the Lagrangian any more.
         final = _final_columns(joint, path)
         if final.shape[1] > 1:
-            A, B = step_functions(final, lam, problem)
+            A, B = step_functions(final, lam, objective)
             masks = _all_masks(final.shape[1])
             masks = masks[masks.sum(axis=1) == 2]
             assert np.all(A(masks) - B(masks) >= -1e-12)
@@ -181,7 +181,27 @@ def test_iac_mdsf_path_values_and_errors():
     assert path.disclosure[-1] == pytest.approx(entropy(final.sum(axis=0)), abs=1e-12)
     with pytest.raises(ValueError, match="lam"):
         iac_mdsf(joint, 1.5)
-    with pytest.raises(ValueError, match="problem"):
-        iac_mdsf(joint, 0.5, problem="other")
-    with pytest.raises(ValueError, match="method"):
-        ds_minimize(*step_functions(joint, 0.5), method="other")
+    with pytest.raises(ValueError, match="objective"):
+        iac_mdsf(joint, 0.5, objective="other")
+    with pytest.raises(ValueError, match="solver"):
+        ds_minimize(*step_functions(joint, 0.5), solver="other")
+
+
+def test_bottleneck_above_one_is_a_submodular_minimisation_that_merges_everything():
+    # lam > 1 (a bottleneck lam of SubmodularFunnel below I(S;X)/H(X)): A = g + (lam - 1) f,
+    # B = 0, checked against the merged joint of every subset; the one-symbol release is
+    # the unique maximum of I(S;Y) - lam I(X;Y), found in one step.
+    rng = np.random.default_rng(7)
+    joint = rng.dirichlet(np.full(3 * 6, 0.6)).reshape(3, 6)
+    for lam in (1.3, 2.0):
+        A, B = step_functions(joint, lam, "bottleneck")
+        base = -(mutual_information(joint) - lam * entropy(joint.sum(axis=0)))
+        for mask in _all_masks(6):
+            if mask.sum() < 2:
+                continue
+            merged = np.column_stack([joint[:, mask].sum(axis=1), joint[:, ~mask]])
+            direct = -(mutual_information(merged) - lam * entropy(merged.sum(axis=0)))
+            assert direct == pytest.approx(base + A(mask) - B(mask), abs=1e-12)
+        for solver in ("ssp", "mm"):
+            path = iac_mdsf(joint, lam, objective="bottleneck", solver=solver)
+            assert path.n_clusters == 1 and path.n_iter == 1

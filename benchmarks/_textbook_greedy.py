@@ -1,0 +1,123 @@
+"""The textbook greedy privacy funnel: the oracle of the fast greedy and its speed baseline.
+
+Every iteration re-evaluates every candidate pair from scratch (Alg. 1 and 2 of
+privacy-funnel-makhdoumi2014 read literally), so it shares nothing with the
+incremental bookkeeping of :mod:`sklearn_privacy.discrete._greedy` except the
+choice rule. It lives outside the installed package: ``tests/discrete`` import it
+(``benchmarks`` is on pytest's ``pythonpath``) and ``bench_funnel_speed.py``
+times it.
+"""
+
+import numpy as np
+from scipy.special import xlogy
+
+from sklearn_privacy.discrete import MergePath
+from sklearn_privacy.information import column_potentials, mutual_information
+
+__all__ = ["greedy_merge_textbook"]
+
+# The fast greedy's slack (sklearn_privacy.discrete._greedy._TOL): merges within
+# rounding of the constraint are feasible, Lagrangian gains below it are not gains.
+_TOL = 1e-12
+
+
+def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None, exact=True):
+    """Reference greedy that re-evaluates every candidate pair from scratch each iteration.
+
+    The oracle for :func:`~sklearn_privacy.discrete._greedy.greedy_merge` and
+    the baseline of the speed benchmark; ``O(n^3)`` pair evaluations in all.
+    Same choices as the fast greedy: the best candidate, ties to the
+    lexicographically smallest pair of current symbols, the merged symbol
+    keeping its smaller member's index.
+
+    Parameters
+    ----------
+    joint, objective, threshold, lam
+        As in :func:`~sklearn_privacy.discrete._greedy.greedy_merge`.
+    exact : bool, default=True
+        ``True``: build the merged joint of every candidate and compute
+        ``I(S;Y')`` and ``I(X;Y')`` with
+        :func:`~sklearn_privacy.information.mutual_information` (independent of
+        Prop. 1; small alphabets only). ``False``: Prop. 1 costs of all pairs
+        recomputed in one vectorised pass per iteration, without reusing the
+        previous iteration's costs.
+
+    Returns
+    -------
+    MergePath
+    """
+    joint = np.asarray(joint, dtype=float)
+    if objective not in ("funnel", "bottleneck"):
+        raise ValueError(f"objective must be 'funnel' or 'bottleneck', got {objective!r}.")
+    if (threshold is None) == (lam is None):
+        raise ValueError("give exactly one of threshold and lam.")
+    n = joint.shape[1]
+    columns = [joint[:, [x]] for x in range(n)]  # current symbols, in index order
+    names = list(range(n))
+    assign = np.arange(n)
+    p_x = joint.sum(axis=0)
+
+    def informations(cols, members):
+        y_joint = np.hstack(cols)
+        xy = np.zeros((n, len(cols)))
+        for k, m in enumerate(members):
+            xy[m, k] = p_x[m]
+        return mutual_information(y_joint), mutual_information(xy)
+
+    members = [[x] for x in range(n)]
+    i_s, i_x = informations(columns, members)
+    leakage, disclosure, merges = [i_s], [i_x], []
+    if threshold is not None:
+        top = i_x if objective == "funnel" else i_s
+        if not (0.0 <= threshold <= top + _TOL):
+            raise ValueError(f"threshold must lie in [0, {top:.6g}] nats, got {threshold!r}.")
+    while len(columns) > 1:
+        m = len(columns)
+        pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
+        if exact:
+            after = []
+            for a, b in pairs:
+                cols = (
+                    columns[:a] + [columns[a] + columns[b]] + columns[a + 1 : b] + columns[b + 1 :]
+                )
+                mem = (
+                    members[:a] + [members[a] + members[b]] + members[a + 1 : b] + members[b + 1 :]
+                )
+                after.append(informations(cols, mem))
+            after = np.asarray(after)
+            d_s, d_x = i_s - after[:, 0], i_x - after[:, 1]
+        else:
+            q = np.hstack(columns)
+            a_idx, b_idx = np.triu_indices(m, 1)
+            merged = q[:, a_idx] + q[:, b_idx]
+            phi = column_potentials(q)
+            d_s = phi[a_idx] + phi[b_idx] - column_potentials(merged)
+            p = q.sum(axis=0)
+            p_m = p[a_idx] + p[b_idx]
+            d_x = xlogy(p_m, p_m) - xlogy(p[a_idx], p[a_idx]) - xlogy(p[b_idx], p[b_idx])
+        if lam is not None:
+            gain = d_s - lam * d_x if objective == "funnel" else lam * d_x - d_s
+            feasible = gain > _TOL
+        elif objective == "funnel":
+            gain, feasible = d_s, i_x - d_x >= threshold - _TOL
+        else:
+            gain, feasible = d_x, i_s - d_s >= threshold - _TOL
+        if not np.any(feasible):
+            break
+        k = int(np.argmax(np.where(feasible, gain, -np.inf)))
+        a, b = pairs[k]
+        i_s, i_x = after[k] if exact else (i_s - d_s[k], i_x - d_x[k])
+        leakage.append(i_s)
+        disclosure.append(i_x)
+        merges.append((names[a], names[b]))
+        assign[assign == names[b]] = names[a]
+        columns[a] = columns[a] + columns[b]
+        members[a] = members[a] + members[b]
+        del columns[b], members[b], names[b]
+    labels = np.unique(assign, return_inverse=True)[1].reshape(-1)
+    return MergePath(
+        np.asarray(merges, dtype=np.int64).reshape(-1, 2),
+        np.asarray(leakage),
+        np.asarray(disclosure),
+        labels,
+    )

@@ -1,0 +1,219 @@
+"""What the mechanisms that merge a categorical alphabet share.
+
+:class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer` (pairwise greedy)
+and :class:`~sklearn_privacy.discrete.SubmodularFunnel` (IAC-MDSF) differ only
+in how they choose the merges. Both encode the released columns as one joint
+alphabet, estimate ``P(S, X)``, merge, report the operating point, and release
+the merged symbol (or its one-hot encoding, or a record drawn from
+``P(X | merged symbol)``); that is :class:`_MergeMechanism`. It also turns the
+scale-free ``lam`` of both into the multiplier of the Lagrangian actually
+optimised (:meth:`_MergeMechanism._multiplier`).
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
+
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.information import entropy, mutual_information
+from sklearn_privacy.utils import TradeoffKnob
+
+__all__ = []
+
+# The knob ``lam`` of both mechanisms: 1 is the tie point of the release X and the
+# one-symbol release; a decade either side spans the trade-off on Adult and heart.
+LAM_KNOB = TradeoffKnob("lam", "larger", low=0.1, high=10.0, log=True)
+
+# Multiplier used for a bottleneck ``lam`` at or below the exchange rate (r / lam >= 1).
+# Every multiplier above 1 has the one-symbol release as its unique optimum
+# (I(S;Y) - m H(Y) <= (1 - m) H(Y) < 0 otherwise); 2 keeps the greedy's every merge
+# gain at least the disclosure it removes, and keeps lam = 0 finite.
+_BOTTLENECK_CAP = 2.0
+
+
+class _MergeMechanism(BaseMechanism):
+    """Shared machinery of the mechanisms that merge a categorical alphabet.
+
+    Subclasses implement ``_merge(joint)`` returning ``(labels, path, n_iter)``:
+    the cluster of each symbol of the joint alphabet, the fitted path and the
+    number of iterations to report as ``n_iter_``; and ``get_tradeoff_knob``.
+    """
+
+    _parameter_constraints: dict = {
+        **BaseMechanism._parameter_constraints,
+        "objective": [StrOptions({"funnel", "bottleneck"})],
+        "output": [StrOptions({"symbol", "onehot", "sample"})],
+        "handle_unknown": [StrOptions({"error", "nearest"})],
+        "smoothing": [Interval(Real, 0, None, closed="left")],
+        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
+    }
+
+    _categorical_input = True
+    _randomized_release = False
+
+    def fit(self, X, y=None, *, sensitive=None):
+        """Learn the merge of the alphabet of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Categorical columns (numbers or strings). When ``sensitive`` was
+            set at construction, the columns it names hold S and are not
+            released; the other columns form the joint alphabet X.
+        y : array-like of shape (n_samples,), default=None
+            Ignored (passed through by a Pipeline to the next step).
+        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
+            S given as metadata, when it is not a column of ``X``.
+
+        Returns
+        -------
+        self : object
+            The fitted mechanism.
+        """
+        return super().fit(X, y, sensitive=sensitive)
+
+    def _fit_mechanism(self, X, S, y):
+        names = getattr(self, "feature_names_in_", None)
+        names = None if names is None else list(names[self.release_columns_])
+        self.alphabet_ = CategoricalAlphabet(
+            max_categories=self.max_categories,
+            handle_unknown=self.handle_unknown,
+            name="X",
+            feature_names=names,
+        )
+        x_codes = self.alphabet_.fit_encode(X)
+        s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
+        s_codes = s_alphabet.fit_encode(S)
+        self.joint_ = empirical_joint(
+            s_codes, x_codes, s_alphabet.n_symbols_, self.alphabet_.n_symbols_,
+            smoothing=self.smoothing,
+        )  # fmt: skip
+        self.entropy_ = entropy(self.joint_.sum(axis=0))
+        labels, self.path_, n_iter = self._merge(self.joint_)
+        self.n_iter_ = int(n_iter)
+        self.mapping_ = labels
+        self.n_clusters_ = int(labels.max()) + 1
+        merged = np.zeros((self.joint_.shape[0], self.n_clusters_))
+        np.add.at(merged.T, labels, self.joint_.T)
+        self.leakage_ = mutual_information(merged)
+        self.disclosure_ = entropy(merged.sum(axis=0))
+        self.distortion_ = max(self.entropy_ - self.disclosure_, 0.0)
+        self.distortion_measure_ = "log-loss"
+        self._warn_if_degenerate()
+        self._prepare_sampler()
+
+    def _multiplier(self, joint):
+        """The multiplier ``m`` of ``I(X;Y)`` in ``I(S;Y) - m I(X;Y)`` that ``lam`` stands for.
+
+        ``lam`` counts in units of the data's exchange rate ``r = I(S;X) / H(X)``:
+        ``m = lam r`` for the funnel (capped at 1, above which no merge lowers
+        the Lagrangian) and ``m = r / lam`` for the bottleneck (capped at
+        ``_BOTTLENECK_CAP``: every ``m > 1`` merges everything).
+        """
+        h_x = entropy(joint.sum(axis=0))
+        rate = mutual_information(joint) / h_x if h_x > 0 else 0.0
+        if self.objective == "funnel":
+            return float(min(self.lam * rate, 1.0))
+        if self.lam <= rate / _BOTTLENECK_CAP:
+            return _BOTTLENECK_CAP
+        return float(rate / self.lam)
+
+    def _warn_if_degenerate(self):
+        """Warn, naming the knob, when the fit merged nothing or merged everything."""
+        n_symbols = self.alphabet_.n_symbols_
+        if n_symbols < 2:
+            return  # X takes one value on the fit rows: no knob could change that
+        knob = self.get_tradeoff_knob().name
+        head = (
+            f"{self.__class__.__name__}({knob}={getattr(self, knob)!r}, "
+            f"objective={self.objective!r})"
+        )
+        # user -> fit -> BaseMechanism.fit (wrapped by _fit_context) -> _fit_mechanism -> here
+        if self.n_clusters_ == n_symbols:
+            warnings.warn(
+                f"{head} merged nothing: the release is X itself ({n_symbols} symbols) and "
+                f"leakage_ = I(S;X) = {self.leakage_:.4g} nats. Lower {knob} to hide S.",
+                UserWarning,
+                stacklevel=6,
+            )
+        elif self.n_clusters_ == 1:
+            warnings.warn(
+                f"{head} merged all {n_symbols} symbols into one: the release carries no "
+                f"information (disclosure_ = 0). Raise {knob} to keep some of X.",
+                UserWarning,
+                stacklevel=6,
+            )
+
+    def _prepare_sampler(self):
+        """Symbols sorted by cluster and the cumulative ``P(X | cluster)`` (shifted by cluster)."""
+        p_x = self.joint_.sum(axis=0)
+        order = np.argsort(self.mapping_, kind="stable")
+        clusters = self.mapping_[order]
+        p_cluster = np.bincount(self.mapping_, weights=p_x, minlength=self.n_clusters_)
+        within = p_x[order] / p_cluster[clusters]
+        cum = np.cumsum(within)
+        starts = np.searchsorted(clusters, np.arange(self.n_clusters_))
+        cum -= np.r_[0.0, cum][starts][clusters]  # restart the sum in each cluster
+        last = np.r_[starts[1:], clusters.size] - 1
+        cum[last] = 1.0
+        self._sample_order = order
+        self._sample_cum = clusters + cum
+
+    def _release(self, X, S, rng):
+        clusters = self.mapping_[self.alphabet_.encode(X)]
+        if self.output == "symbol":
+            return clusters.reshape(-1, 1)
+        if self.output == "onehot":
+            out = np.zeros((clusters.size, self.n_clusters_))
+            out[np.arange(clusters.size), clusters] = 1.0
+            return out
+        # A record of the original schema drawn from P(X | cluster): same leakage as the cluster.
+        target = clusters + rng.random(clusters.size)
+        position = np.searchsorted(self._sample_cum, target, side="right")
+        position = np.minimum(position, self._sample_cum.size - 1)
+        return self.alphabet_.decode(self._sample_order[position])
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the released features.
+
+        ``output="symbol"`` gives one column, ``merged_symbol``; ``"onehot"``
+        one column per merged symbol, ``merged_symbol_0, merged_symbol_1,
+        ...``; ``"sample"`` keeps the names of the released input columns.
+
+        Parameters
+        ----------
+        input_features : array-like of str, default=None
+            Input feature names; checked against ``feature_names_in_``.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self, "mapping_")
+        if self.output == "sample":
+            return super().get_feature_names_out(input_features)
+        _check_feature_names_in(self, input_features, generate_names=False)
+        if self.output == "symbol":
+            return np.asarray(["merged_symbol"], dtype=object)
+        return np.asarray([f"merged_symbol_{k}" for k in range(self.n_clusters_)], dtype=object)
+
+    def _distortion(self, X, Xt):
+        """Mean fraction of released columns changed (``output="sample"`` only)."""
+        if self.output != "sample":
+            raise ValueError(
+                f"{self.__class__.__name__} with output={self.output!r} releases cluster "
+                "labels, not records: use output='sample' to measure a distortion, or read "
+                "distortion_ (H(X|Y), the log-loss distortion)."
+            )
+        return float(np.mean(np.asarray(X, dtype=object) != np.asarray(Xt, dtype=object)))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self.output == "sample"
+        if self.output == "symbol":
+            tags.transformer_tags.preserves_dtype = []  # cluster labels are integers
+        return tags
