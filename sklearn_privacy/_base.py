@@ -32,11 +32,7 @@ from sklearn.utils.validation import (
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.utils._random import check_seed_sequence
-from sklearn_privacy.utils._validation import (  # noqa: F401  as_2d: discrete/_alphabet
-    as_2d,
-    check_categorical_values,
-    check_sensitive,
-)
+from sklearn_privacy.utils._validation import check_categorical_values, check_sensitive
 
 __all__ = ["BaseMechanism"]
 
@@ -233,11 +229,6 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "n_features_in_")
         names = _check_feature_names_in(self, input_features)
         return np.asarray(names[self.release_columns_], dtype=object)
-
-    def _prefixed_feature_names(self, n_features_out):
-        """``classname0, classname1, ...``: names for outputs that are not input columns."""
-        prefix = self.__class__.__name__.lower()
-        return np.asarray([f"{prefix}{i}" for i in range(n_features_out)], dtype=object)
 
     # ---------------------------------------------------------------- hooks
     def _fit_mechanism(self, X, S, y):  # pragma: no cover - abstract

@@ -25,7 +25,7 @@ from sklearn_privacy import (
 INIT_PARAMS = {
     PrivacyFunnelTransformer: [
         {"sensitive": [0]},
-        {"objective": "bottleneck", "lam": 0.5, "output": "onehot", "sensitive": [0]},
+        {"objective": "bottleneck", "lam": 2.0, "output": "onehot", "sensitive": [0]},
         {"output": "sample", "sensitive": [0], "random_state": 0},
     ],
     SubmodularFunnel: [
