@@ -1,6 +1,6 @@
 """Mechanisms on discrete (categorical) data, and the types of their fitted attributes."""
 
-from sklearn_privacy.discrete._alphabet import CategoricalAlphabet
+from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._convex import ConvexPrivacyMapping
 from sklearn_privacy.discrete._convex_solvers import (
     ConvexSolverError,
@@ -11,8 +11,8 @@ from sklearn_privacy.discrete._convex_solvers import (
 )
 from sklearn_privacy.discrete._distortion import distortion_matrix
 from sklearn_privacy.discrete._funnel import PrivacyFunnelTransformer
-from sklearn_privacy.discrete._greedy import MergePath
-from sklearn_privacy.discrete._submodular import IACPath
+from sklearn_privacy.discrete._greedy import MergePath, greedy_merge, greedy_sweep
+from sklearn_privacy.discrete._submodular import IACPath, iac_mdsf
 from sklearn_privacy.discrete._submodular_funnel import SubmodularFunnel
 
 __all__ = [
@@ -24,6 +24,10 @@ __all__ = [
     "PrivacyFunnelTransformer",
     "SubmodularFunnel",
     "distortion_matrix",
+    "empirical_joint",
+    "greedy_merge",
+    "greedy_sweep",
+    "iac_mdsf",
     "leakage_distortion_curve",
     "min_achievable_distortion",
     "min_average_leakage_mapping",

@@ -351,7 +351,7 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0):
 
     Examples
     --------
-    >>> from sklearn_privacy.discrete._alphabet import empirical_joint
+    >>> from sklearn_privacy.discrete import empirical_joint
     >>> empirical_joint([0, 1, 1], [0, 0, 1], 2, 2, smoothing=1.0)
     array([[0.28571429, 0.14285714],
            [0.28571429, 0.28571429]])

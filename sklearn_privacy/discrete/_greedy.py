@@ -469,7 +469,7 @@ def greedy_merge(
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_privacy.discrete._greedy import greedy_merge
+    >>> from sklearn_privacy.discrete import greedy_merge
     >>> joint = np.array([[0.3, 0.1, 0.05], [0.05, 0.2, 0.3]])
     >>> path = greedy_merge(joint, threshold=0.0)
     >>> path.merges.tolist(), path.n_clusters

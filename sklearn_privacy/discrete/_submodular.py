@@ -446,7 +446,7 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_privacy.discrete._submodular import iac_mdsf
+    >>> from sklearn_privacy.discrete import iac_mdsf
     >>> joint = np.array([[0.3, 0.1, 0.05, 0.05], [0.05, 0.2, 0.05, 0.2]])
     >>> path = iac_mdsf(joint, lam=0.0)
     >>> path.n_iter, round(float(path.leakage[-1]), 12)
