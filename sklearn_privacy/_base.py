@@ -16,14 +16,17 @@ Giving S both ways, or neither to a mechanism that needs it, raises a
 and :meth:`BaseMechanism._release`; this class does all validation around them.
 """
 
+import inspect
 import warnings
 from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import Hidden
 from sklearn.utils.validation import (
     _check_feature_names_in,
+    _check_sample_weight,
     _is_arraylike_not_scalar,
     check_array,
     check_is_fitted,
@@ -31,6 +34,11 @@ from sklearn.utils.validation import (
 )
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning
+from sklearn_privacy.utils._dask import (
+    count_distinct_rows,
+    is_dask_collection,
+    release_by_partition,
+)
 from sklearn_privacy.utils._random import check_seed_sequence
 from sklearn_privacy.utils._validation import check_categorical_values, check_sensitive
 
@@ -51,11 +59,13 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     ``random_state`` in ``__init__``, extend ``_parameter_constraints`` with
     ``**BaseMechanism._parameter_constraints``, and implement:
 
-    ``_fit_mechanism(self, X, S, y)``
+    ``_fit_mechanism(self, X, S, y, sample_weight)``
         Learn the mechanism. ``X`` is an ndarray of the columns to release (the
         sensitive columns removed), ``S`` an ndarray of shape
         ``(n_samples, n_sensitive)`` or ``None`` when none was given and the
-        mechanism does not need it, ``y`` the target as given.
+        mechanism does not need it, ``y`` the target as given,
+        ``sample_weight`` positive row weights or ``None`` (rows of weight 0
+        are already removed).
     ``_release(self, X, S, rng)``
         Return the release for the validated columns ``X``; ``S`` is S for
         the same rows when it is given (columns or ``sensitive=``), else
@@ -118,7 +128,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, *, sensitive=None):
+    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
         """Fit the mechanism.
 
         Parameters
@@ -131,16 +141,58 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             relevance variable of an information bottleneck).
         sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
             S given as metadata, when it is not a column of ``X``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the rows: a row of weight ``w`` counts as
+            ``w`` copies (integer counts fit exactly as the repeated rows;
+            rows of weight 0 are left out). Fit a table of distinct rows and
+            their counts this way.
 
         Returns
         -------
         self : object
             The fitted mechanism.
         """
+        if is_dask_collection(X):
+            return self._fit_dask(X, y, sensitive, sample_weight)
         X_release, S = self._validate_fit_input(X, sensitive)
+        X_release, S, y, sample_weight = self._apply_sample_weight(X_release, S, y, sample_weight)
         self._spawn_streams()
-        self._fit_mechanism(X_release, S, y)
+        if "sample_weight" in inspect.signature(self._fit_mechanism).parameters:
+            self._fit_mechanism(X_release, S, y, sample_weight)
+        elif sample_weight is not None:
+            raise ValueError(f"{self.__class__.__name__} does not support sample_weight.")
+        else:
+            self._fit_mechanism(X_release, S, y)
         return self
+
+    def _fit_dask(self, X, y, sensitive, sample_weight):
+        """A dask DataFrame: dask counts the distinct rows, the mechanism is fitted on them."""
+        if not self._categorical_input:
+            raise ValueError(
+                f"{self.__class__.__name__}.fit takes in-memory data (a dask collection is "
+                "accepted by transform): fit on a pandas sample of the rows, or on the "
+                "public data."
+            )
+        if y is not None or sensitive is not None or sample_weight is not None:
+            raise ValueError(
+                "With a dask DataFrame, give S as columns (sensitive=...) and no y, "
+                "sensitive or sample_weight: the rows are counted by dask."
+            )
+        rows, counts = count_distinct_rows(X)
+        return self.fit(rows, sample_weight=counts)
+
+    def _apply_sample_weight(self, X, S, y, sample_weight):
+        """Validated weights (None when not given); rows of weight 0 are left out."""
+        if sample_weight is None:
+            return X, S, y, None
+        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        keep = sample_weight > 0
+        if not keep.all():
+            X, sample_weight = X[keep], sample_weight[keep]
+            S = None if S is None else check_sensitive(S[keep], name="S of the weighted rows")
+            if y is not None:
+                y = _safe_indexing(y, np.flatnonzero(keep))
+        return X, S, y, sample_weight
 
     def _spawn_streams(self):
         """Independent fit-time and release streams from one seed (see the class docstring)."""
@@ -176,6 +228,9 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         Xt : ndarray of shape (n_samples, n_features_out)
             The release.
         """
+        if is_dask_collection(X):
+            check_is_fitted(self)
+            return release_by_partition(self, X)
         X_release, S = self.split_sensitive(X)
         return self._release(X_release, S, self._release_rng)
 
@@ -231,7 +286,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         return np.asarray(names[self.release_columns_], dtype=object)
 
     # ---------------------------------------------------------------- hooks
-    def _fit_mechanism(self, X, S, y):  # pragma: no cover - abstract
+    def _fit_mechanism(self, X, S, y, sample_weight):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _release(self, X, S, rng):  # pragma: no cover - abstract

@@ -25,7 +25,7 @@ class NoisyRelease(BaseMechanism):
         self.sensitive = sensitive
         self.random_state = random_state
 
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight=None):
         self.n_sensitive_ = 0 if S is None else S.shape[1]
         self.leakage_ = 0.0
 
@@ -47,14 +47,15 @@ class RandomizedResponse(BaseMechanism):
         self.sensitive = sensitive
         self.random_state = random_state
 
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight=None):
         self.pool_ = X.copy()
+        self.pool_weights_ = None if sample_weight is None else sample_weight / sample_weight.sum()
         self.leakage_ = mutual_information_from_samples(S, X)
 
     def _release(self, X, S, rng):
         flip = rng.random(X.shape[0]) < self.flip
         Xt = X.copy()
-        Xt[flip] = self.pool_[rng.integers(0, len(self.pool_), flip.sum())]
+        Xt[flip] = self.pool_[rng.choice(len(self.pool_), flip.sum(), p=self.pool_weights_)]
         return Xt
 
     def _distortion(self, X, Xt):
@@ -99,11 +100,13 @@ class NetRelease(BaseMechanism):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight=None):
         import torch
         from skorch import NeuralNetRegressor
 
         X = np.asarray(X, dtype=np.float32)
+        if sample_weight is not None:  # integer counts: train on the expanded rows
+            X = np.repeat(X, np.round(sample_weight).astype(int), axis=0)
         d = X.shape[1]
         k = min(self.n_components, d)
         seed = int(self._fit_rng.integers(2**63))

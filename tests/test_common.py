@@ -33,7 +33,10 @@ INIT_PARAMS = {
         {"objective": "bottleneck", "solver": "mm", "output": "onehot", "sensitive": [0]},
     ],
     # A budget of 1 (Hamming distortion is at most 1) keeps the checks' continuous data fast.
-    ConvexPrivacyMapping: [{"max_distortion": 1.0, "sensitive": [0], "random_state": 0}],
+    ConvexPrivacyMapping: [
+        # "nearest": sample-weight checks release rows of weight 0, unseen at fit
+        {"max_distortion": 1.0, "sensitive": [0], "random_state": 0, "handle_unknown": "nearest"}
+    ],
     # A private fit with a large budget keeps the checks' tiny data sets usable.
     GaussianIBTransformer: [
         {"beta": 1e6, "fit_data": "public", "random_state": 0},
@@ -50,8 +53,29 @@ INIT_PARAMS = {
     ],
 }
 
-# check name -> reason, per estimator class. Every check passes at present.
-EXPECTED_FAILED_CHECKS: dict = {}
+# check name -> reason, per estimator class; and per instance where the reason is a parameter.
+EXPECTED_FAILED_CHECKS: dict = {
+    PPANTransformer: {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "stochastic minibatch training: a row of weight w is not drawn as w repeated rows"
+        ),
+    },
+}
+_PRIVATE_COVARIANCE = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "the private covariance of 15 rows in 30 dimensions has many equal (floored) "
+        "eigenvalues; rounding at 1e-16 turns their eigenvectors, so the release has the same "
+        "distribution but not the same draws as the repeated rows' release"
+    ),
+}
+
+
+def _expected_failed_checks(est):
+    failed = dict(EXPECTED_FAILED_CHECKS.get(type(est), {}))
+    if isinstance(est, L2CompressionDP) and est.fit_data == "private":
+        failed.update(_PRIVATE_COVARIANCE)
+    return failed
+
 
 INSTANCES = [cls(**params) for cls, grid in INIT_PARAMS.items() for params in grid]
 
@@ -61,9 +85,7 @@ def test_every_public_mechanism_is_in_the_table():
     assert public == set(INIT_PARAMS)
 
 
-@parametrize_with_checks(
-    INSTANCES, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS.get(type(est), {})
-)
+@parametrize_with_checks(INSTANCES, expected_failed_checks=_expected_failed_checks)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 

@@ -117,26 +117,30 @@ class CategoricalAlphabet:
         self.feature_names = feature_names
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X):
+    def fit(self, X, sample_weight=None):
         """Learn the categories of each column and the joint symbols of ``X``.
 
         Parameters
         ----------
         X : array-like of shape (n_samples,) or (n_samples, n_columns)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows (``counts_`` sums them).
 
         Returns
         -------
         self : CategoricalAlphabet
         """
-        self.fit_encode(X)
+        self.fit_encode(X, sample_weight)
         return self
 
-    def fit_encode(self, X):
+    def fit_encode(self, X, sample_weight=None):
         """Fit and return the symbol of each row of ``X``.
 
         Parameters
         ----------
         X : array-like of shape (n_samples,) or (n_samples, n_columns)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows (``counts_`` sums them).
 
         Returns
         -------
@@ -189,7 +193,7 @@ class CategoricalAlphabet:
         codes = codes.reshape(-1)
         self.symbols_ = symbols
         self.n_symbols_ = symbols.shape[0]
-        self.counts_ = np.bincount(codes, minlength=self.n_symbols_)
+        self.counts_ = np.bincount(codes, weights=sample_weight, minlength=self.n_symbols_)
         return codes
 
     # ------------------------------------------------------------ transform
@@ -331,7 +335,7 @@ class CategoricalAlphabet:
         return out
 
 
-def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0):
+def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=None):
     """Empirical joint pmf ``joint[s, x] = P(S=s, X=x)`` of paired symbol codes.
 
     Parameters
@@ -343,6 +347,9 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0):
     smoothing : float, default=0.0
         Additive (Laplace/Lidstone) pseudo-count added to every cell of the
         ``n_s x n_x`` table before normalising.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight (count) of each pair; a table of distinct rows with their
+        counts gives the pmf of the expanded rows.
 
     Returns
     -------
@@ -367,6 +374,7 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0):
         )
     # Not sklearn's contingency_matrix: it indexes by the labels present, so a code
     # without rows would shift the columns; bincount keeps the n_s x n_x layout.
-    counts = np.bincount(s_codes * n_x + x_codes, minlength=n_s * n_x).reshape(n_s, n_x)
+    cells = s_codes * n_x + x_codes
+    counts = np.bincount(cells, weights=sample_weight, minlength=n_s * n_x).reshape(n_s, n_x)
     counts = counts.astype(float) + smoothing
     return counts / counts.sum()

@@ -223,7 +223,7 @@ default="hamming"
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, *, sensitive=None):
+    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
         """Estimate ``P(S, Y)`` and solve for the optimal mapping.
 
         Parameters
@@ -234,6 +234,9 @@ default="hamming"
             Ignored (passed through by a Pipeline).
         sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
             S as metadata, when it is not a column of ``X``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights: a table of distinct rows and their counts fits as the
+            expanded rows.
 
         Returns
         -------
@@ -244,10 +247,10 @@ default="hamming"
                 "observation='full' reads S at transform time: give S as columns of X with "
                 "sensitive=..., not as the `sensitive` argument of fit."
             )
-        return super().fit(X, y, sensitive=sensitive)
+        return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
 
     # ------------------------------------------------------------- the hooks
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight):
         names = getattr(self, "feature_names_in_", None)
         released_names = None if names is None else list(names[self.release_columns_])
         self._x_alphabet = CategoricalAlphabet(
@@ -256,11 +259,13 @@ default="hamming"
             name="X",
             feature_names=released_names,
         )
-        x_codes = self._x_alphabet.fit_encode(X)
+        x_codes = self._x_alphabet.fit_encode(X, sample_weight)
         self._s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
-        s_codes = self._s_alphabet.fit_encode(S)
+        s_codes = self._s_alphabet.fit_encode(S, sample_weight)
         n_s, n_y = self._s_alphabet.n_symbols_, self._x_alphabet.n_symbols_
-        self.joint_ = empirical_joint(s_codes, x_codes, n_s, n_y, smoothing=self.smoothing)
+        self.joint_ = empirical_joint(
+            s_codes, x_codes, n_s, n_y, smoothing=self.smoothing, sample_weight=sample_weight
+        )
         self.input_records_ = self._x_alphabet.decode(np.arange(n_y))
         self.sensitive_records_ = self._s_alphabet.decode(np.arange(n_s))
         self.output_records_ = self._check_output_alphabet(X.shape[1])

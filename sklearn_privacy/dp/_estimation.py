@@ -15,15 +15,11 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, validate_params
 
 from sklearn_privacy.dp._gaussian_mechanism import gaussian_sigma
-from sklearn_privacy.utils._random import check_generator
-
-_POSITIVE = Interval(Real, 0, None, closed="neither")
-_NONNEGATIVE = Interval(Real, 0, None, closed="left")
-_OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+from sklearn_privacy.utils import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_generator
 
 
 @validate_params(
-    {"X": ["array-like"], "radius": [_POSITIVE], "center": [None, "array-like"]},
+    {"X": ["array-like"], "radius": [POSITIVE], "center": [None, "array-like"]},
     prefer_skip_nested_validation=True,
 )
 def clip_rows(X, radius, center=None):
@@ -88,9 +84,9 @@ def row_norms_safe(X):
 @validate_params(
     {
         "X": ["array-like"],
-        "epsilon": [_POSITIVE],
-        "delta": [_OPEN_UNIT],
-        "radius": [_POSITIVE],
+        "epsilon": [POSITIVE],
+        "delta": [OPEN_UNIT],
+        "radius": [POSITIVE],
         "random_state": ["random_state", np.random.Generator],
     },
     prefer_skip_nested_validation=True,
@@ -132,9 +128,9 @@ def dp_mean(X, *, epsilon, delta, radius, random_state=None):
 @validate_params(
     {
         "X": ["array-like"],
-        "epsilon": [_POSITIVE],
-        "delta": [_OPEN_UNIT],
-        "radius": [_POSITIVE],
+        "epsilon": [POSITIVE],
+        "delta": [OPEN_UNIT],
+        "radius": [POSITIVE],
         "random_state": ["random_state", np.random.Generator],
     },
     prefer_skip_nested_validation=True,
@@ -180,11 +176,11 @@ def dp_second_moment(X, *, epsilon, delta, radius, random_state=None):
 @validate_params(
     {
         "X": ["array-like"],
-        "epsilon": [_POSITIVE],
-        "delta": [_OPEN_UNIT],
-        "radius": [_POSITIVE],
-        "mean_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "min_eigenvalue": [_NONNEGATIVE],
+        "epsilon": [POSITIVE],
+        "delta": [OPEN_UNIT],
+        "radius": [POSITIVE],
+        "mean_fraction": [OPEN_UNIT],
+        "min_eigenvalue": [NONNEGATIVE],
         "random_state": ["random_state", np.random.Generator],
     },
     prefer_skip_nested_validation=True,
@@ -294,19 +290,22 @@ _RADIUS_GRID = 2.0 ** (np.arange(-400, 401) / 4.0)
 _RADIUS_STEPS = int(np.ceil(np.log2(_RADIUS_GRID.size)))
 
 
-def _noisy_norm_quantile(norms, quantile, sigma, rng):
+def _noisy_norm_quantile(norms, quantile, sigma, rng, weights=None):
     """Binary search for the smallest grid radius whose noisy count reaches ``quantile * n``.
 
     Each step publishes ``#{i : norm_i <= r} + N(0, sigma^2)``, a count of L2
     sensitivity 1 under replace-one neighbours; at most ``_RADIUS_STEPS`` steps.
+    ``weights`` count each row that many times (rows of identical people).
     """
-    target = quantile * norms.size
+    if weights is None:
+        weights = np.ones(norms.size)
+    target = quantile * weights.sum()
     lo, hi = 0, _RADIUS_GRID.size - 1
     for _ in range(_RADIUS_STEPS):
         if lo >= hi:
             break
         mid = (lo + hi) // 2
-        count = np.count_nonzero(norms <= _RADIUS_GRID[mid]) + sigma * rng.standard_normal()
+        count = weights[norms <= _RADIUS_GRID[mid]].sum() + sigma * rng.standard_normal()
         if count >= target:
             hi = mid
         else:
@@ -318,8 +317,8 @@ def _noisy_norm_quantile(norms, quantile, sigma, rng):
     {
         "X": ["array-like"],
         "quantile": [Interval(Real, 0, 1, closed="right")],
-        "epsilon": [_POSITIVE],
-        "delta": [_OPEN_UNIT],
+        "epsilon": [POSITIVE],
+        "delta": [OPEN_UNIT],
         "center": [None, "array-like"],
         "random_state": ["random_state", np.random.Generator],
     },
@@ -372,7 +371,7 @@ _FIT_SHARES = {"radius": 0.1, "mean": 0.3, "centred radius": 0.1, "covariance": 
 _QUANTILE = 0.95
 
 
-def private_mean_covariance(Z, mu, *, rng, accountant, radius=None):
+def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weight=None):
     """Mean, covariance and clipping radius of the rows of ``Z`` under a ``mu``-GDP budget.
 
     The budget (``mu^2``) is split over four Gaussian mechanisms, each recorded
@@ -386,6 +385,10 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None):
        (upper triangle, sensitivity ``sqrt(2) R^2 / n``), projected onto the
        positive semi-definite cone (post-processing).
 
+    ``sample_weight`` (integer counts) makes each row count that many times:
+    the guarantee is then for replace-one neighbours of the expanded rows,
+    and ``n`` is the total weight.
+
     Returns
     -------
     mean : ndarray of shape (d,)
@@ -393,7 +396,8 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None):
     radius : float
         ``R``, the radius the centred rows were clipped to.
     """
-    n, d = Z.shape
+    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    n, d = w.sum(), Z.shape[1]
     shares = dict(_FIT_SHARES)
     if radius is not None:
         shares["covariance"] += shares.pop("centred radius")
@@ -403,17 +407,17 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None):
 
     count_sens = np.sqrt(_RADIUS_STEPS)
     sigma = sigma_for("radius", count_sens)
-    r0 = _noisy_norm_quantile(row_norms_safe(Z), _QUANTILE, sigma, rng)
+    r0 = _noisy_norm_quantile(row_norms_safe(Z), _QUANTILE, sigma, rng, w)
     accountant.spend("radius of the rows", sensitivity=count_sens, sigma=sigma)
 
     sens = 2.0 * r0 / n
     sigma = sigma_for("mean", sens)
-    mean = clip_rows(Z, r0).mean(axis=0) + sigma * rng.standard_normal(d)
+    mean = w @ clip_rows(Z, r0) / n + sigma * rng.standard_normal(d)
     accountant.spend("mean", sensitivity=sens, sigma=sigma)
 
     if radius is None:
         sigma = sigma_for("centred radius", count_sens)
-        radius = _noisy_norm_quantile(row_norms_safe(Z - mean), _QUANTILE, sigma, rng)
+        radius = _noisy_norm_quantile(row_norms_safe(Z - mean), _QUANTILE, sigma, rng, w)
         accountant.spend("radius around the mean", sensitivity=count_sens, sigma=sigma)
     radius = float(radius)
 
@@ -421,7 +425,7 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None):
     sens = np.sqrt(2.0) * radius**2 / n
     sigma = sigma_for("covariance", sens)
     noise = np.triu(sigma * rng.standard_normal((d, d)))
-    cov = Zc.T @ Zc / n + noise + np.triu(noise, 1).T
+    cov = (Zc.T * w) @ Zc / n + noise + np.triu(noise, 1).T
     accountant.spend("covariance", sensitivity=sens, sigma=sigma)
     w, v = np.linalg.eigh(cov)
     # Post-processing: eigenvalues below the noise's spectral norm (about

@@ -9,7 +9,7 @@ from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._estimation import row_norms_safe
-from sklearn_privacy.gaussian._encoding import gaussian_leakage
+from sklearn_privacy.gaussian._leakage import gaussian_leakage
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
 from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
@@ -223,7 +223,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
             positions.append(int(pos[0]))
         return np.asarray(sorted(set(positions)), dtype=int)
 
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight):
         X = np.asarray(X, dtype=float)
         self.relevance_positions_ = self._relevance_positions()
         keep = np.setdiff1d(np.arange(X.shape[1]), self.relevance_positions_)
@@ -252,7 +252,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         check_scale(Y, "the sensitive variable" if self.objective == "funnel" else "y")
         Z = np.hstack([Xf, Y])
         mean, joint, radius = self._fit_moments(
-            Z, self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)), None
+            Z, self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)), None, sample_weight
         )
         self.mean_ = mean[:d]
         if self.clip_radius is not None:
@@ -299,10 +299,10 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
             self.leakage_ = gaussian_leakage(
                 Xf,
                 sensitive_design_matrix(S),
-                self.mean_,
                 A,
                 np.ones(A.shape[0]),
                 np.ones(A.shape[0]),
+                sample_weight,
             )
         else:
             self.leakage_ = self.rate_

@@ -8,7 +8,7 @@ from sklearn.utils._param_validation import Interval
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, l2_exponential_epsilon
-from sklearn_privacy.gaussian._encoding import gaussian_leakage
+from sklearn_privacy.gaussian._leakage import gaussian_leakage
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
 from sklearn_privacy.utils import TradeoffKnob, sensitive_design_matrix
@@ -200,7 +200,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
             return TradeoffKnob("beta", "larger", low=0.1, high=1000.0, log=True)
         return TradeoffKnob("epsilon", "larger", low=0.1, high=100.0, log=True)
 
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight):
         if (self.epsilon is None) == (self.beta is None):
             raise ValueError(
                 "Give exactly one of epsilon (target guarantee) and beta (trade-off); got "
@@ -215,7 +215,9 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                 f"fit_epsilon={self.fit_epsilon!r} uses all of epsilon={self.epsilon!r}; "
                 "leave some for the release."
             )
-        self.mean_, cov, self.radius_ = self._fit_moments(X, mu_fit, self.clip_radius)
+        self.mean_, cov, self.radius_ = self._fit_moments(
+            X, mu_fit, self.clip_radius, sample_weight
+        )
         self.covariance_ = cov
         s, v = _descending_eigh(cov)
         s_max = float(s[0])
@@ -286,10 +288,10 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
             self.leakage_ = gaussian_leakage(
                 X,
                 sensitive_design_matrix(S),
-                self.mean_,
                 self.components_,
                 self.scale_,
                 self.noise_variance_,
+                sample_weight,
             )
         else:
             self.leakage_ = self.rate_

@@ -39,6 +39,20 @@ def check_scale(X, name="X"):
         )
 
 
+def weighted_moments(Z, sample_weight=None):
+    """Mean and unbiased covariance of the rows of ``Z``, each counted ``sample_weight`` times.
+
+    With integer weights this is exactly the moments of the repeated rows
+    (divisor ``sum(w) - 1``).
+    """
+    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    total = w.sum()
+    mean = w @ Z / total
+    Zc = Z - mean
+    cov = (Zc.T * w) @ Zc / max(total - 1.0, 1.0)
+    return mean, cov
+
+
 class GaussianDPMixin:
     """Fit-time moments, accounting and the reported guarantee of a Gaussian mechanism.
 
@@ -50,26 +64,30 @@ class GaussianDPMixin:
     def _claims_dp(self):
         return True
 
-    def _fit_moments(self, Z, mu_fit, radius):
+    def _fit_moments(self, Z, mu_fit, radius, sample_weight=None):
         """``(mean, covariance, radius)`` of the rows of ``Z``: private or public.
 
         Private: :func:`~sklearn_privacy.dp._estimation.private_mean_covariance`
         under the ``mu_fit``-GDP budget (the radius is estimated privately when
         ``radius`` is None). Public: the sample moments, and the largest
-        centred row norm when ``radius`` is None.
+        centred row norm when ``radius`` is None. ``sample_weight`` counts
+        each row that many times.
         """
         self.accountant_ = GaussianAccountant()
         if self.fit_data == "private":
             mean, cov, radius = private_mean_covariance(
-                Z, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
+                Z,
+                mu_fit,
+                rng=self._fit_rng,
+                accountant=self.accountant_,
+                radius=radius,
+                sample_weight=sample_weight,
             )
             self._moments_mean = mean  # the published centre of the covariance (audits)
             return mean, cov, radius
-        mean = Z.mean(axis=0)
-        Zc = Z - mean
-        cov = Zc.T @ Zc / max(Z.shape[0] - 1, 1)
+        mean, cov = weighted_moments(Z, sample_weight)
         if radius is None:
-            radius = float(row_norms_safe(Zc).max())
+            radius = float(row_norms_safe(Z - mean).max())
             if radius <= 0:
                 radius = 1.0
         return mean, cov, float(radius)

@@ -1,21 +1,18 @@
 """Closed-form optimal linear-Gaussian compressions (pure functions)."""
 
-from numbers import Integral, Real
-
 import numpy as np
 from scipy.linalg import eigh
-from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils._param_validation import validate_params
 
-from sklearn_privacy.dp._validation import check_psd_matrix
-
-_POSITIVE = Interval(Real, 0, None, closed="neither")
+from sklearn_privacy.information import gaussian_channel_rate
+from sklearn_privacy.utils import POSITIVE, POSITIVE_INTEGER, check_psd_matrix
 
 
 @validate_params(
     {
         "cov": ["array-like"],
-        "beta": [_POSITIVE],
-        "n_components": [None, Interval(Integral, 1, None, closed="left")],
+        "beta": [POSITIVE],
+        "n_components": [None, POSITIVE_INTEGER],
     },
     prefer_skip_nested_validation=True,
 )
@@ -79,7 +76,8 @@ def _l2_solution(s, v, beta, excess, n_components):
     if n_components is not None:
         keep &= np.arange(s.size) < n_components
     sk, ek, scale, noise = s[keep], excess[keep], scale_all[keep], noise_all[keep]
-    rate = float(0.5 * np.sum(np.log1p(ek)))
+    # the signal-to-noise ratio of component i is a_i^2 s_i / lambda_i = beta s_i - 1
+    rate = gaussian_channel_rate(ek)
     distortion = float(keep.sum() / beta + s[~keep].sum())
     return {
         "components": v[:, keep].T.copy(),
@@ -121,7 +119,7 @@ def _relevance_eigen(cov_x, cov_xy, cov_y, name_y):
         "cov_x": ["array-like"],
         "cov_xy": ["array-like"],
         "cov_y": ["array-like"],
-        "beta": [_POSITIVE],
+        "beta": [POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -184,7 +182,7 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
         "cov_x": ["array-like"],
         "cov_xs": ["array-like"],
         "cov_s": ["array-like"],
-        "disclosure": [_POSITIVE],
+        "disclosure": [POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -231,7 +229,8 @@ def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
     m = int(best.sum())
     u = np.expm1(2.0 * disclosure / m)
     lam_b = np.minimum(lam[best], 1.0)
-    leakage = float(np.sum(0.5 * (np.log1p(u) - np.log1p(lam_b * u))))
+    # I(S;T) = I(X;T) - I(X;T | S): given S, the signal variance shrinks by lambda
+    leakage = gaussian_channel_rate(np.full(m, u)) - gaussian_channel_rate(lam_b * u)
     return {
         "components": np.sqrt(u) * vecs[best],
         "eigenvalues": lam,

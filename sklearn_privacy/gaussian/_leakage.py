@@ -2,16 +2,20 @@
 
 import numpy as np
 
+from sklearn_privacy.gaussian._privacy import weighted_moments
 from sklearn_privacy.information import gaussian_mutual_information
 
 
-def gaussian_leakage(X, S, mean, components, scale, noise_variance):
-    """Gaussian-model ``I(S;T)`` for ``T = diag(scale) V (X - mean) + N(0, diag(noise))``."""
+def gaussian_leakage(X, S, components, scale, noise_variance, sample_weight=None):
+    """Gaussian-model ``I(S;T)`` for ``T = diag(scale) V X + N(0, diag(noise))``.
+
+    The covariance of ``(S, X)`` is that of the rows (each counted
+    ``sample_weight`` times); the mean of X does not matter.
+    """
     if components.shape[0] == 0:
         return 0.0
-    Z = np.hstack([S - S.mean(axis=0), X - mean])
-    joint = Z.T @ Z / max(Z.shape[0] - 1, 1)
     ds = S.shape[1]
+    _, joint = weighted_moments(np.hstack([S, X]), sample_weight)
     A = scale[:, None] * components
     cov_s = joint[:ds, :ds]
     cov_sx = joint[:ds, ds:]
