@@ -159,19 +159,38 @@ class CategoricalAdversary(nn.Module):
 
 
 class GaussianAdversary(nn.Module):
-    """``Q(s | z) = N(s; mu(z), diag(exp(log_var(z))))`` for a continuous S (sec. 3.2)."""
+    """``Q(s | z) = N(s; mu(z), Sigma(z))`` for a continuous S (sec. 3.2).
+
+    ``Sigma(z)`` is a full covariance, through the Cholesky factor ``L`` of its
+    inverse (``Sigma^-1 = L L^T``, ``L`` lower triangular with diagonal
+    ``exp(-log_var / 2)``). A diagonal ``Sigma`` would under-state ``I(S; Z)``
+    for a multivariate S whenever the posterior of S given Z is correlated
+    (its bound is ``sum_i I(S_i; Z)`` at best), and a mechanism trained against it
+    learns to hide leakage in those correlations.
+    """
 
     def __init__(self, n_in, n_sensitive, *, hidden=(32, 32), activation="relu"):
         super().__init__()
-        self.d = n_sensitive
-        self.net = mlp(n_in, hidden, 2 * n_sensitive, activation=activation)
+        d = self.d = n_sensitive
+        self.net = mlp(n_in, hidden, 2 * d + d * (d - 1) // 2, activation=activation)
+        rows, cols = torch.tril_indices(d, d, offset=-1)
+        self.register_buffer("rows", rows, persistent=False)
+        self.register_buffer("cols", cols, persistent=False)
 
     def log_prob(self, z, s):
         """``log Q(s | z)`` for ``z`` of shape ``(m, K, d)``, ``s`` of shape ``(n, d_s)``."""
         h = self.net(z)
-        mean, log_var = h[..., : self.d], h[..., self.d :].clamp(-12.0, 8.0)
-        sq = (s[:, None, :] - mean) ** 2 * torch.exp(-log_var)
-        return -0.5 * (sq + log_var + math.log(2 * math.pi)).sum(-1)
+        d = self.d
+        mean, log_var = h[..., :d], h[..., d : 2 * d].clamp(-12.0, 8.0)
+        r = s[:, None, :] - mean
+        u = r * torch.exp(-0.5 * log_var)
+        if d > 1:
+            # u_j = L_jj r_j + sum_{i > j} L_ij r_i, i.e. u = L^T r
+            off = h[..., 2 * d :]
+            lower = torch.zeros(*off.shape[:-1], d, d, dtype=r.dtype, device=r.device)
+            lower[..., self.rows, self.cols] = off
+            u = u + torch.einsum("...ij,...i->...j", lower, r)
+        return -0.5 * (u**2 + log_var + math.log(2 * math.pi)).sum(-1)
 
 
 class Discriminator(nn.Module):

@@ -271,3 +271,52 @@ def test_set_output_pandas(binary):
     frame = pd.DataFrame(X, columns=["s", "a", "b"])
     out = _small(sensitive=["s"]).set_output(transform="pandas").fit(frame).transform(frame)
     assert list(out.columns) == ["a", "b"]
+
+
+def test_digits_small_lam_hides_the_digit_at_a_distortion_cost():
+    """8x8 digits, S = label: a small lam lowers a fresh adversary's accuracy, raises distortion."""
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    X, s = digits.data[:600] / 16.0, digits.target[:600]
+    Xa, Xb, sa, sb = X[:400], X[400:], s[:400], s[400:]
+    result = {}
+    for lam in (0.01, 10.0):
+        mech = PPANTransformer(
+            lam=lam,
+            distortion="cross_entropy",
+            release="gaussian",
+            hidden_layer_sizes=(32,),
+            adversary_steps=5,
+            max_epochs=12,
+            batch_size=100,
+            lr=2e-3,
+            adversary_lr=5e-3,
+            random_state=0,
+        ).fit(Xa, sensitive=sa)
+        za, zb = mech.transform(Xa), mech.transform(Xb)
+        acc = LogisticRegression(max_iter=1000).fit(za, sa).score(zb, sb)
+        result[lam] = acc, mech._distortion(Xb, zb)
+    (acc_small, d_small), (acc_large, d_large) = result[0.01], result[10.0]
+    assert acc_small < acc_large - 0.2
+    assert d_small > d_large
+
+
+def test_gaussian_adversary_has_a_full_covariance():
+    """Q(s|z) for a vector S is a full-covariance normal (a diagonal one under-states I(S;Z))."""
+    from sklearn_privacy.adversarial._modules import GaussianAdversary
+
+    torch.manual_seed(0)
+    adv = GaussianAdversary(3, 4, hidden=(5,))
+    z, s = torch.randn(6, 2, 3), torch.randn(6, 4)
+    with torch.no_grad():
+        h = adv.net(z)
+        lower = torch.diag_embed(torch.exp(-0.5 * h[..., 4:8].clamp(-12, 8)))
+        rows, cols = torch.tril_indices(4, 4, -1)
+        lower[..., rows, cols] = h[..., 8:]
+        normal = torch.distributions.MultivariateNormal(
+            h[..., :4], precision_matrix=lower @ lower.transpose(-1, -2)
+        )
+        expected = normal.log_prob(s[:, None, :])
+        assert torch.allclose(adv.log_prob(z, s), expected, atol=1e-5)
+        assert lower[..., 0, 1].abs().max() == 0 and h[..., 8:].abs().max() > 0
