@@ -5,11 +5,13 @@ are returned as ``(sensitive, useful)`` so that they are not confused with
 scikit-learn's ``X`` and ``y``.
 """
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from sklearn_privacy.utils import POSITIVE_INTEGER, UNIT
 
 # Table 1 of the paper.
 GAUSSIAN_MODELS = {
@@ -25,7 +27,7 @@ GAUSSIAN_MODELS = {
 @validate_params(
     {
         "m": [Interval(Integral, 2, None, closed="left")],
-        "p": [Interval(Real, 0, 1, closed="both")],
+        "p": [UNIT],
     },
     prefer_skip_nested_validation=True,
 )
@@ -69,9 +71,9 @@ def symmetric_pair_pmf(m=10, p=0.4):
 
 @validate_params(
     {
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_samples": [POSITIVE_INTEGER],
         "m": [Interval(Integral, 2, None, closed="left")],
-        "p": [Interval(Real, 0, 1, closed="both")],
+        "p": [UNIT],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
@@ -162,7 +164,7 @@ def gaussian_model_covariance(model="vector"):
 
 @validate_params(
     {
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_samples": [POSITIVE_INTEGER],
         "model": [StrOptions(set(GAUSSIAN_MODELS))],
         "random_state": ["random_state"],
     },

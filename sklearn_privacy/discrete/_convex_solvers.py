@@ -27,10 +27,9 @@ import time
 import warnings
 
 import numpy as np
-from scipy.special import entr
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.information import max_information_leakage, mutual_information
+from sklearn_privacy.information import entropy, max_information_leakage, mutual_information
 
 __all__ = [
     "ConvexSolverError",
@@ -180,6 +179,12 @@ def _sufficient_joint(joint):
     merged = np.zeros((group.max() + 1, joint.shape[1]))
     np.add.at(merged, group.ravel(), rows)
     return merged if merged.shape[0] >= 2 else joint
+
+
+def _entropy_of_s(joint):
+    """``H(S)`` of ``joint[s, y]``, renormalised (``_check_problem`` allows a sum off by 1e-8)."""
+    p_s = joint.sum(axis=1)
+    return entropy(p_s / p_s.sum())
 
 
 def _expected_distortion(Q, p_y, distortion):
@@ -397,12 +402,14 @@ def _first_order_average_loop(
     geometric extrapolation of the last decreases says the objective is within
     ``tol`` of its limit and the certified gap is below 1e-5 nats.
     """
-    p_s, p_y = joint.sum(axis=1), joint.sum(axis=0)
-    h_s = float(entr(p_s).sum())
+    p_y = joint.sum(axis=0)
+    h_s = _entropy_of_s(joint)
     p_s_given_y = (joint / np.maximum(p_y, _TINY)).T
     distortion_sq = distortion * distortion
 
     def objective_and_gradient(Q):
+        # I(S; U) = H(S) - H(S | U) inline: this runs twice per iteration, and the
+        # gradient reuses log P(S | U) (information.mutual_information would not).
         J = joint @ Q
         log_post = np.log(np.maximum(J, _TINY)) - np.log(np.maximum(J.sum(axis=0), _TINY))
         # Gradient divided by p_y (the mirror map's weights): sum_s p(s|y) log p(s|u).
@@ -645,7 +652,7 @@ def min_maximum_leakage_mapping(
     chain = _solver_chain(solver, distortion.size, first_order_ok=False)
     full_joint, joint = joint, _sufficient_joint(joint)
     # H(S) of the merged S: eq. 32's H(S) - eps is stated for the S the program sees.
-    h_s = float(entr(joint.sum(axis=1)).sum())
+    h_s = _entropy_of_s(joint)
     program = _program or _MaxLeakageProgram(joint, distortion)
     n_failed = 0
 

@@ -18,20 +18,14 @@ estimators report the exact Gaussian-mechanism epsilon instead and expose these
 only for comparison.
 """
 
-from numbers import Real
-
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils._param_validation import validate_params
 
-from sklearn_privacy.dp._validation import check_psd_matrix
-
-_POSITIVE = Interval(Real, 0, None, closed="neither")
-_NONNEGATIVE = Interval(Real, 0, None, closed="left")
-_OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+from sklearn_privacy.utils import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_psd_matrix
 
 
 @validate_params(
-    {"cov": ["array-like"], "delta": [_OPEN_UNIT]},
+    {"cov": ["array-like"], "delta": [OPEN_UNIT]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_norm_tail_radius(cov, delta):
@@ -63,10 +57,10 @@ def gaussian_norm_tail_radius(cov, delta):
 
 @validate_params(
     {
-        "beta": [_POSITIVE],
+        "beta": [POSITIVE],
         "release_cov": ["array-like"],
-        "radius": [_POSITIVE],
-        "delta": [_OPEN_UNIT],
+        "radius": [POSITIVE],
+        "delta": [OPEN_UNIT],
     },
     prefer_skip_nested_validation=True,
 )
@@ -100,11 +94,11 @@ def l2_exponential_epsilon(beta, release_cov, radius, delta):
 
 @validate_params(
     {
-        "beta": [_POSITIVE],
-        "projection_norm": [_NONNEGATIVE],
+        "beta": [POSITIVE],
+        "projection_norm": [NONNEGATIVE],
         "q": ["array-like"],
-        "radius": [_POSITIVE],
-        "delta": [_OPEN_UNIT],
+        "radius": [POSITIVE],
+        "delta": [OPEN_UNIT],
     },
     prefer_skip_nested_validation=True,
 )

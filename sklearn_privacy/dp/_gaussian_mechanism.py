@@ -35,12 +35,13 @@ smallest float whose delta does not exceed the target.
 """
 
 import math
-from numbers import Real
 
 import numpy as np
 from scipy.optimize import brentq
 from scipy.special import erfcx, erfinv, log_ndtr, ndtri
-from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils._param_validation import validate_params
+
+from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_OR_INF, OPEN_UNIT, POSITIVE
 
 __all__ = [
     "approximate_gaussian_epsilon",
@@ -53,12 +54,6 @@ __all__ = [
     "gaussian_max_sensitivity",
     "gaussian_sigma",
 ]
-
-# sklearn's Interval leaves inf out unless the bound is inf and closed
-_POSITIVE = Interval(Real, 0, None, closed="neither")
-_NONNEGATIVE = Interval(Real, 0, None, closed="left")
-_NONNEGATIVE_OR_INF = Interval(Real, 0, np.inf, closed="both")
-_OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
 
 _FLOAT_MAX = float(np.finfo(float).max)
 _EPS = float(np.finfo(float).eps)
@@ -275,9 +270,9 @@ def _mu_from(epsilon, delta):
 
 @validate_params(
     {
-        "epsilon": [_NONNEGATIVE_OR_INF],
-        "sigma": [_POSITIVE],
-        "sensitivity": [_POSITIVE],
+        "epsilon": [NONNEGATIVE_OR_INF],
+        "sigma": [POSITIVE],
+        "sensitivity": [POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -316,7 +311,7 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
 
 
 @validate_params(
-    {"sigma": [_POSITIVE], "delta": [_OPEN_UNIT], "sensitivity": [_POSITIVE]},
+    {"sigma": [POSITIVE], "delta": [OPEN_UNIT], "sensitivity": [POSITIVE]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_epsilon(sigma, delta, sensitivity=1.0):
@@ -355,7 +350,7 @@ def gaussian_epsilon(sigma, delta, sensitivity=1.0):
 
 
 @validate_params(
-    {"epsilon": [_POSITIVE], "delta": [_OPEN_UNIT], "sensitivity": [_POSITIVE]},
+    {"epsilon": [POSITIVE], "delta": [OPEN_UNIT], "sensitivity": [POSITIVE]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_sigma(epsilon, delta, sensitivity=1.0):
@@ -404,7 +399,7 @@ def gaussian_sigma(epsilon, delta, sensitivity=1.0):
 
 
 @validate_params(
-    {"epsilon": [_POSITIVE], "delta": [_OPEN_UNIT]},
+    {"epsilon": [POSITIVE], "delta": [OPEN_UNIT]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_max_sensitivity(epsilon, delta):
@@ -435,7 +430,7 @@ def gaussian_max_sensitivity(epsilon, delta):
 
 
 @validate_params(
-    {"epsilon": [_NONNEGATIVE], "delta": [_OPEN_UNIT]},
+    {"epsilon": [NONNEGATIVE], "delta": [OPEN_UNIT]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_dp_mu(epsilon, delta):
@@ -478,7 +473,7 @@ def gaussian_dp_mu(epsilon, delta):
 
 
 @validate_params(
-    {"mu": [_NONNEGATIVE_OR_INF], "delta": [_OPEN_UNIT]},
+    {"mu": [NONNEGATIVE_OR_INF], "delta": [OPEN_UNIT]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_dp_epsilon_from_mu(mu, delta):
@@ -519,7 +514,7 @@ def gaussian_dp_epsilon_from_mu(mu, delta):
 
 
 @validate_params(
-    {"epsilon": [_NONNEGATIVE_OR_INF], "mu": [_NONNEGATIVE_OR_INF]},
+    {"epsilon": [NONNEGATIVE_OR_INF], "mu": [NONNEGATIVE_OR_INF]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_dp_delta_from_mu(epsilon, mu):
@@ -557,7 +552,7 @@ def gaussian_dp_delta_from_mu(epsilon, mu):
 
 
 @validate_params(
-    {"epsilon": [_OPEN_UNIT], "delta": [_OPEN_UNIT], "sensitivity": [_POSITIVE]},
+    {"epsilon": [OPEN_UNIT], "delta": [OPEN_UNIT], "sensitivity": [POSITIVE]},
     prefer_skip_nested_validation=True,
 )
 def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
@@ -596,7 +591,7 @@ def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
 
 
 @validate_params(
-    {"sigma": [_POSITIVE], "delta": [_OPEN_UNIT], "sensitivity": [_POSITIVE]},
+    {"sigma": [POSITIVE], "delta": [OPEN_UNIT], "sensitivity": [POSITIVE]},
     prefer_skip_nested_validation=True,
 )
 def approximate_gaussian_epsilon(sigma, delta, sensitivity=1.0):

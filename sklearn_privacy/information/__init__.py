@@ -4,6 +4,7 @@ All quantities are in nats.
 """
 
 from sklearn_privacy.information._discrete import (
+    binary_entropy,
     conditional_entropy,
     contingency_pmf,
     encode_symbols,
@@ -14,8 +15,14 @@ from sklearn_privacy.information._discrete import (
     mutual_information,
     mutual_information_from_samples,
     nats_to_bits,
+    posterior_entropies,
 )
-from sklearn_privacy.information._gaussian import gaussian_entropy, gaussian_mutual_information
+from sklearn_privacy.information._gaussian import (
+    gaussian_channel_rate,
+    gaussian_entropy,
+    gaussian_mutual_information,
+    gaussian_mutual_information_from_correlation,
+)
 from sklearn_privacy.information._merge import (
     column_potentials,
     merge_cost,
@@ -24,14 +31,17 @@ from sklearn_privacy.information._merge import (
 )
 
 __all__ = [
+    "binary_entropy",
     "column_potentials",
     "conditional_entropy",
     "contingency_pmf",
     "encode_symbols",
     "entropy",
     "entropy_from_samples",
+    "gaussian_channel_rate",
     "gaussian_entropy",
     "gaussian_mutual_information",
+    "gaussian_mutual_information_from_correlation",
     "kl_divergence",
     "max_information_leakage",
     "merge_cost",
@@ -40,4 +50,5 @@ __all__ = [
     "mutual_information_from_samples",
     "nats_to_bits",
     "pairwise_merge_costs",
+    "posterior_entropies",
 ]

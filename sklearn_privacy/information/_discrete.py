@@ -1,12 +1,15 @@
 """Entropy, mutual information and divergences of discrete distributions.
 
 Every function works in nats and treats zero-probability cells exactly
-(``0 log 0 = 0``) through :func:`scipy.special.entr`, :func:`scipy.special.xlogy`
-and :func:`scipy.special.rel_entr`.
+(``0 log 0 = 0``) through :func:`scipy.special.entr`,
+:func:`scipy.special.xlog1py` and :func:`scipy.special.rel_entr`. Estimates
+from samples count with :func:`numpy.bincount` and use scikit-learn's
+:func:`~sklearn.metrics.mutual_info_score` for the plug-in mutual information.
 """
 
 import numpy as np
-from scipy.special import entr, rel_entr
+from scipy.special import entr, rel_entr, xlog1py
+from sklearn.metrics import mutual_info_score
 
 _PMF_ATOL = 1e-8
 
@@ -50,8 +53,52 @@ def entropy(pmf):
     return float(entr(_check_pmf(pmf)).sum())
 
 
+def binary_entropy(p):
+    """Binary entropy ``h(p) = -p log p - (1 - p) log(1 - p)``, in nats.
+
+    Parameters
+    ----------
+    p : float or array-like of float
+        Probabilities in [0, 1]; the function applies element-wise.
+
+    Returns
+    -------
+    float or ndarray
+        ``h(p)``, of the shape of ``p`` (a float for a scalar); ``h(0) = h(1) = 0``.
+        ``log(1 - p)`` is evaluated as ``log1p(-p)``, so that ``h(p)`` keeps its
+        relative precision for tiny ``p``.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.information import binary_entropy
+    >>> round(binary_entropy(0.5), 6)
+    0.693147
+    >>> binary_entropy([0.0, 1.0]).tolist()
+    [0.0, 0.0]
+    """
+    p = np.asarray(p, dtype=float)
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError("p must hold probabilities in [0, 1] (NaN is not one).")
+    h = entr(p) - xlog1py(1.0 - p, -p) + 0.0  # + 0.0 turns entr(1) = -0.0 into 0.0
+    return float(h) if h.ndim == 0 else h
+
+
 def conditional_entropy(joint):
     """Conditional entropy ``H(B | A)`` of ``joint[a, b] = P(A=a, B=b)``, in nats.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_a, n_b)
+        Joint pmf; the rows index the conditioning variable ``A``.
+
+    Returns
+    -------
+    float
+        ``H(A, B) - H(A)``.
+
+    See Also
+    --------
+    posterior_entropies : ``H(A | B=b)`` for each value ``b``.
 
     Examples
     --------
@@ -64,8 +111,54 @@ def conditional_entropy(joint):
     return float(entr(joint).sum() - entr(joint.sum(axis=1)).sum())
 
 
+def posterior_entropies(joint):
+    """Entropy ``H(A | B=b)`` of each column's posterior, in nats.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_a, n_b)
+        Joint pmf ``joint[a, b] = P(A=a, B=b)``.
+
+    Returns
+    -------
+    ndarray of shape (n_b,)
+        The entropy of ``P(A | B=b) = joint[:, b] / P(B=b)`` for every ``b``; a
+        column with ``P(B=b) = 0`` has no posterior and gets 0. Their average
+        under ``P(B)`` is ``H(A | B)``, ``conditional_entropy(joint.T)``.
+
+    See Also
+    --------
+    conditional_entropy : The average ``H(B | A)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.information import posterior_entropies
+    >>> posterior_entropies(np.array([[0.25, 0.5], [0.25, 0.0]])).round(6)
+    array([0.693147, 0.      ])
+    """
+    joint = _check_pmf(joint, "joint", ndim=2)
+    return _posterior_entropies(joint)
+
+
+def _posterior_entropies(joint):
+    """Unchecked :func:`posterior_entropies` (0 for an empty column)."""
+    p_b = joint.sum(axis=0)
+    return entr(joint / np.where(p_b > 0, p_b, 1.0)).sum(axis=0)
+
+
 def mutual_information(joint):
     """Mutual information ``I(A; B)`` of ``joint[a, b] = P(A=a, B=b)``, in nats.
+
+    Parameters
+    ----------
+    joint : array-like of shape (n_a, n_b)
+        Joint pmf.
+
+    Returns
+    -------
+    float
+        ``H(A) + H(B) - H(A, B)``, clipped at 0 against rounding.
 
     Examples
     --------
@@ -87,7 +180,15 @@ def _mutual_information(joint):
 def kl_divergence(p, q):
     """Kullback-Leibler divergence ``D(P || Q)`` in nats.
 
-    Infinite when ``P`` puts mass where ``Q`` does not.
+    Parameters
+    ----------
+    p, q : array-like
+        Two pmfs of the same shape.
+
+    Returns
+    -------
+    float
+        ``sum p log(p / q)``; infinite when ``P`` puts mass where ``Q`` does not.
 
     Examples
     --------
@@ -105,8 +206,16 @@ def kl_divergence(p, q):
 def max_information_leakage(joint):
     """Maximum information leakage ``max_u [H(S) - H(S | U=u)]`` in nats.
 
-    ``joint[s, u] = P(S=s, U=u)``; the maximum runs over the outputs ``u``
-    with ``P(U=u) > 0`` (privacy-statistical-inference-calmon2012, Def. 5).
+    Parameters
+    ----------
+    joint : array-like of shape (n_s, n_u)
+        ``joint[s, u] = P(S=s, U=u)``; the maximum runs over the outputs ``u``
+        with ``P(U=u) > 0`` (privacy-statistical-inference-calmon2012, Def. 5).
+
+    Returns
+    -------
+    float
+        ``H(S) - min_u H(S | U=u)``.
 
     Examples
     --------
@@ -116,15 +225,31 @@ def max_information_leakage(joint):
     0.693147
     """
     joint = _check_pmf(joint, "joint", ndim=2)
-    p_u = joint.sum(axis=0)
-    used = p_u > 0
-    posterior = joint[:, used] / p_u[used]
+    used = joint.sum(axis=0) > 0
     h_s = entr(joint.sum(axis=1)).sum()
-    return float(h_s - entr(posterior).sum(axis=0).min())
+    return float(h_s - _posterior_entropies(joint[:, used]).min())
 
 
 def nats_to_bits(value):
-    """Convert an information quantity from nats to bits."""
+    """Convert an information quantity from nats to bits.
+
+    Parameters
+    ----------
+    value : float or array-like
+        Nats.
+
+    Returns
+    -------
+    ndarray
+        ``value / log 2``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.information import nats_to_bits
+    >>> float(nats_to_bits(np.log(4)))
+    2.0
+    """
     return np.asarray(value) / np.log(2)
 
 
@@ -139,12 +264,27 @@ def encode_symbols(values, *, name="values"):
     A 2-D array is read row by row, so that several categorical columns form
     one joint alphabet.
 
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,) or (n_samples, n_columns)
+        Symbols of any type numpy can compare (objects by their ``repr`` when
+        2-D).
+    name : str, default="values"
+        The name used in error messages.
+
     Returns
     -------
     codes : ndarray of shape (n_samples,)
         Integer codes in ``range(n_symbols)``.
     symbols : ndarray
         The distinct values (or rows), in the order of the codes.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.information import encode_symbols
+    >>> codes, symbols = encode_symbols([[1, 2], [0, 5], [1, 2]])
+    >>> codes.tolist(), symbols.tolist()
+    ([1, 0, 1], [[0, 5], [1, 2]])
     """
     values = np.asarray(values)
     if values.ndim == 0 or values.ndim > 2:
@@ -166,6 +306,26 @@ def encode_symbols(values, *, name="values"):
     return codes.reshape(-1), symbols
 
 
+def _contingency_counts(a, b):
+    """Integer contingency table of two samples, rows and columns in code order.
+
+    The codes of :func:`encode_symbols` are already dense, so one
+    :func:`numpy.bincount` of the pair codes counts them;
+    :func:`sklearn.metrics.cluster.contingency_matrix` would sort them again
+    (40 times slower at a million samples).
+    """
+    a_codes, a_symbols = encode_symbols(a, name="a")
+    b_codes, b_symbols = encode_symbols(b, name="b")
+    if a_codes.shape[0] != b_codes.shape[0]:
+        raise ValueError(
+            f"a and b must have the same number of samples, got {a_codes.shape[0]} "
+            f"and {b_codes.shape[0]}."
+        )
+    n_a, n_b = len(a_symbols), len(b_symbols)
+    counts = np.bincount(a_codes * n_b + b_codes, minlength=n_a * n_b)
+    return counts.reshape(n_a, n_b)
+
+
 def contingency_pmf(a, b):
     """Empirical joint pmf ``P(A, B)`` of two samples of discrete symbols.
 
@@ -177,17 +337,17 @@ def contingency_pmf(a, b):
     Returns
     -------
     ndarray of shape (n_symbols_a, n_symbols_b)
+        Rows and columns in the order of the codes of :func:`encode_symbols`.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.information import contingency_pmf
+    >>> contingency_pmf([0, 0, 1, 1], ["x", "y", "y", "y"])
+    array([[0.25, 0.25],
+           [0.  , 0.5 ]])
     """
-    a_codes, a_symbols = encode_symbols(a, name="a")
-    b_codes, b_symbols = encode_symbols(b, name="b")
-    if a_codes.shape[0] != b_codes.shape[0]:
-        raise ValueError(
-            f"a and b must have the same number of samples, got {a_codes.shape[0]} "
-            f"and {b_codes.shape[0]}."
-        )
-    counts = np.zeros((len(a_symbols), len(b_symbols)))
-    np.add.at(counts, (a_codes, b_codes), 1.0)
-    return counts / a_codes.shape[0]
+    counts = _contingency_counts(a, b)
+    return counts / counts.sum()
 
 
 _METHODS = ("plugin", "miller_madow")
@@ -208,6 +368,16 @@ def entropy_from_samples(x, *, method="plugin"):
     method : {"plugin", "miller_madow"}, default="plugin"
         ``"miller_madow"`` adds the bias correction ``(m - 1) / (2 n)`` with
         ``m`` the number of observed symbols.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_privacy.information import entropy_from_samples
+    >>> round(entropy_from_samples(["a", "b", "a", "b"]), 6)
+    0.693147
     """
     _check_method(method)
     codes, symbols = encode_symbols(x, name="x")
@@ -249,12 +419,10 @@ def mutual_information_from_samples(a, b, *, method="plugin"):
     0.693147
     """
     _check_method(method)
-    joint = contingency_pmf(a, b)
-    value = _mutual_information(joint)
+    counts = _contingency_counts(a, b)
+    value = mutual_info_score(None, None, contingency=counts)
     if method == "miller_madow":
-        n = np.asarray(a).shape[0]
-        m_a = np.count_nonzero(joint.sum(axis=1))
-        m_b = np.count_nonzero(joint.sum(axis=0))
-        m_ab = np.count_nonzero(joint)
-        value = max(value + (m_a + m_b - m_ab - 1) / (2 * n), 0.0)
+        # Every symbol of the codes is observed: m_A and m_B are the table's sides.
+        m_a, m_b = counts.shape
+        value = max(value + (m_a + m_b - np.count_nonzero(counts) - 1) / (2 * counts.sum()), 0.0)
     return float(value)

@@ -11,18 +11,18 @@ to minimise an expected cost C(S, q) with ``|C| <= L`` gains, by observing Y,
 it into ``2 sqrt(2) L sqrt(D(P_{S|y} || P_S))``, and Jensen averages it.)
 """
 
-from numbers import Real
-
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils._param_validation import validate_params
+
+from sklearn_privacy.utils import NONNEGATIVE
 
 __all__ = ["inference_threat_bound", "map_cost_gain"]
 
 
 @validate_params(
     {
-        "leakage": ["array-like", Interval(Real, 0, None, closed="left")],
-        "cost_bound": [Interval(Real, 0, None, closed="left")],
+        "leakage": ["array-like", NONNEGATIVE],
+        "cost_bound": [NONNEGATIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -43,7 +43,7 @@ def inference_threat_bound(leakage, *, cost_bound=1.0):
 
     Examples
     --------
-    >>> from sklearn_privacy.metrics._inference_threat import inference_threat_bound
+    >>> from sklearn_privacy.metrics import inference_threat_bound
     >>> round(inference_threat_bound(0.01), 6)
     0.282843
     """
@@ -74,7 +74,7 @@ def map_cost_gain(joint):
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_privacy.metrics._inference_threat import map_cost_gain
+    >>> from sklearn_privacy.metrics import map_cost_gain
     >>> map_cost_gain(np.eye(2) / 2)
     0.5
     """

@@ -15,14 +15,22 @@
   leakage levels it implies.
 """
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
-from scipy import integrate
-from scipy.special import entr, gammaln, logsumexp
+from scipy import integrate, stats
+from scipy.optimize import brentq
+from scipy.special import entr, logsumexp, softmax
 from sklearn.utils._param_validation import Interval, validate_params
 
-from sklearn_privacy.information import conditional_entropy, kl_divergence
+from sklearn_privacy.information import (
+    conditional_entropy,
+    entropy,
+    kl_divergence,
+    mutual_information,
+    posterior_entropies,
+)
+from sklearn_privacy.utils import OPEN_UNIT, POSITIVE, POSITIVE_INTEGER
 
 __all__ = [
     "counting_query_joint",
@@ -40,7 +48,7 @@ __all__ = [
 @validate_params(
     {
         "n": [Interval(Integral, 1, 16, closed="both")],
-        "p": [Interval(Real, 0, 1, closed="neither")],
+        "p": [OPEN_UNIT],
     },
     prefer_skip_nested_validation=True,
 )
@@ -98,9 +106,8 @@ def zeta_distribution(joint):
     array([1., 3., 3., 1.])
     """
     joint = _check_deterministic(joint)
-    p_y = joint.sum(axis=0)
-    h = entr(joint / np.where(p_y > 0, p_y, 1)).sum(axis=0)
-    return np.exp(h - logsumexp(h))
+    h = posterior_entropies(joint / joint.sum())
+    return softmax(h)
 
 
 def counting_query_zeta(n):
@@ -112,9 +119,7 @@ def counting_query_zeta(n):
     >>> (counting_query_zeta(4) * 16).round(6)
     array([1., 4., 6., 4., 1.])
     """
-    y = np.arange(n + 1)
-    log_binom = gammaln(n + 1) - gammaln(y + 1) - gammaln(n - y + 1)
-    return np.exp(log_binom - n * np.log(2))
+    return stats.binom.pmf(np.arange(n + 1), n, 0.5)
 
 
 def maximum_leakage_from_zeta(joint, mapping):
@@ -128,19 +133,33 @@ def maximum_leakage_from_zeta(joint, mapping):
     Parameters
     ----------
     joint : array-like of shape (n_s, n_y)
+        ``P(S, Y)`` with ``Y = f(S)`` (one nonzero entry per row).
     mapping : array-like of shape (n_y, n_u)
         ``P(U | Y)``.
 
     Returns
     -------
     float
+        The maximum leakage in nats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.information import max_information_leakage
+    >>> from sklearn_privacy.theory import counting_query_joint, maximum_leakage_from_zeta
+    >>> joint, mapping = counting_query_joint(3), np.full((4, 2), 0.5)
+    >>> mapping[0] = [1.0, 0.0]
+    >>> leak = maximum_leakage_from_zeta(joint, mapping)
+    >>> bool(np.isclose(leak, max_information_leakage(joint @ mapping)))
+    True
     """
     joint = _check_deterministic(joint)
+    joint = joint / joint.sum()
     mapping = np.asarray(mapping, dtype=float)
     p_y = joint.sum(axis=0)
-    h_cond = entr(joint / np.where(p_y > 0, p_y, 1)).sum(axis=0)
+    h_cond = posterior_entropies(joint)
     zeta = zeta_distribution(joint)
-    h_s = float(entr(joint.sum(axis=1)).sum())
+    h_s = entropy(joint.sum(axis=1))
     joint_yu = p_y[:, None] * mapping
     p_u = joint_yu.sum(axis=0)
     gaps = [kl_divergence(joint_yu[:, u] / p_u[u], zeta) for u in np.flatnonzero(p_u > 0)]
@@ -151,23 +170,30 @@ def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_
     """Rate-distortion function ``R(D) = min I(Y; U)`` s.t. ``E d(Y, U) <= D`` (Corollary 1).
 
     Blahut-Arimoto at slope ``beta`` (``Q(u|y) ~ r(u) exp(-beta d(y, u))``),
-    with a bisection on ``beta`` to meet the budget. For ``Y = f(S)`` this is the
-    least average leakage ``min I(S; U)`` of Thm. 1.
+    with Brent's method on ``beta`` (:func:`scipy.optimize.brentq`) to meet
+    the budget, which the expected distortion then meets to the accuracy of
+    the Blahut-Arimoto iterations. For ``Y = f(S)`` this is the least average
+    leakage ``min I(S; U)`` of Thm. 1.
 
     Parameters
     ----------
     p_y : array-like of shape (n_y,)
+        The pmf of ``Y``.
     distortion : array-like of shape (n_y, n_u)
+        ``d(y, u) >= 0``.
     max_distortion : float
+        The budget ``D``.
     tol : float, default=1e-10
         Convergence of the Blahut-Arimoto iterations (change of ``r``).
     max_iter : int, default=100000
+        Iteration limit of one Blahut-Arimoto run.
 
     Returns
     -------
     rate : float
         ``R(D)`` in nats.
     mapping : ndarray of shape (n_y, n_u)
+        The optimal ``Q(u | y)``.
 
     Examples
     --------
@@ -179,6 +205,12 @@ def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_
     """
     p_y = np.asarray(p_y, dtype=float)
     D = np.asarray(distortion, dtype=float)
+    if p_y.ndim != 1 or np.any(p_y < 0) or not np.isclose(p_y.sum(), 1.0, rtol=0, atol=1e-8):
+        raise ValueError("p_y must be a 1-D pmf (non-negative, summing to 1).")
+    if D.ndim != 2 or D.shape[0] != p_y.size:
+        raise ValueError(
+            f"distortion must have shape (n_y, n_u) = ({p_y.size}, n_u), got {D.shape}."
+        )
     least = float(p_y @ D.min(axis=1))
     constant = float(np.min(p_y @ D))
     if max_distortion < least - 1e-12:
@@ -196,33 +228,27 @@ def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_
         # Warm start from the previous slope's output marginal.
         r = state["r"]
         for _ in range(max_iter):
-            logits = np.log(np.maximum(r, 1e-300)) - beta * D
-            Q = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+            Q = softmax(np.log(np.maximum(r, 1e-300)) - beta * D, axis=1)
             r_new = p_y @ Q
             if np.max(np.abs(r_new - r)) < tol:
                 r = r_new
                 break
             r = r_new
         state["r"] = np.maximum(r, 1e-12)
-        logits = np.log(np.maximum(r, 1e-300)) - beta * D
-        Q = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
-        return Q
+        return softmax(np.log(np.maximum(r, 1e-300)) - beta * D, axis=1)
 
-    def mutual(Q):
-        joint = p_y[:, None] * Q
-        return float(entr(joint.sum(axis=0)).sum() + entr(p_y).sum() - entr(joint).sum())
+    def excess(beta):  # decreasing in beta
+        return float(p_y @ (solve(beta) * D).sum(axis=1)) - max_distortion
 
     lo, hi = 0.0, 1.0
-    while p_y @ (solve(hi) * D).sum(axis=1) > max_distortion and hi < 1e6:
+    while excess(hi) > 0 and hi < 1e6:
         lo, hi = hi, 2 * hi
-    for _ in range(45):
-        mid = 0.5 * (lo + hi)
-        if p_y @ (solve(mid) * D).sum(axis=1) > max_distortion:
-            lo = mid
-        else:
-            hi = mid
+    if excess(hi) < 0:
+        hi = brentq(excess, lo, hi, xtol=1e-14, rtol=1e-14)
+    # else: the budget is met at hi exactly, or (at the least achievable
+    # distortion, where beta is infinite) not before the cap on beta.
     Q = solve(hi)
-    return mutual(Q), Q
+    return mutual_information(p_y[:, None] * Q), Q
 
 
 def max_entropy_noise(support, distortion, max_distortion):
@@ -260,27 +286,26 @@ def max_entropy_noise(support, distortion, max_distortion):
         raise ValueError(f"max_distortion={max_distortion} is below min d(z) = {d.min()}.")
 
     def pmf(beta):
-        logits = -beta * (d - d.min())
-        return np.exp(logits - logsumexp(logits))
+        return softmax(-beta * (d - d.min()))
 
-    if pmf(0.0) @ d <= max_distortion:
-        p = pmf(0.0)
-    else:
+    def excess(beta):  # decreasing in beta
+        return float(pmf(beta) @ d) - max_distortion
+
+    beta = 0.0
+    if excess(0.0) > 0:
         lo, hi = 0.0, 1.0
-        while pmf(hi) @ d > max_distortion:
+        while excess(hi) > 0:
             lo, hi = hi, 2 * hi
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if pmf(mid) @ d > max_distortion else (lo, mid)
-        p = pmf(hi)
-    return p, float(entr(p).sum())
+        beta = brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15)
+    p = pmf(beta)
+    return p, entropy(p)
 
 
 @validate_params(
     {
-        "n": [Interval(Integral, 1, None, closed="left")],
-        "k": [Interval(Integral, 1, None, closed="left")],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "n": [POSITIVE_INTEGER],
+        "k": [POSITIVE_INTEGER],
+        "epsilon": [POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -325,16 +350,15 @@ def laplace_counting_query_leakage(n, k, epsilon):
     def density(u):
         return weight * np.exp(-np.abs(u - atoms) / b).sum() / (2 * b)
 
-    def integrand(u):
-        f = density(u)
-        return -f * np.log(f) if f > 0 else 0.0
+    def integrand(u):  # of the differential entropy h(U) = int -f log f
+        return float(entr(density(u)))
 
     edges = np.r_[-np.inf, atoms, np.inf]
     h_u = 0.0
     for lo, hi in zip(edges[:-1], edges[1:]):
         value, _ = integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-12, limit=200)
         h_u += value
-    leakage = h_u - (1.0 + np.log(2.0 * b))
+    leakage = h_u - float(stats.laplace(scale=b).entropy())
     m = atoms.size
     return {
         "leakage": float(leakage),

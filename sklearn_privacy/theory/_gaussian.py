@@ -3,18 +3,20 @@
 For ``X ~ N(0, Sigma)`` with eigenvalues ``s_i`` and squared-error distortion
 ``D = E ||X - T||^2``, the rate-distortion function is
 
-    R(D) = sum_i 0.5 log(s_i / D_i),   D_i = min(theta, s_i),   sum_i D_i = D.
+    R(D) = sum_i 0.5 log(s_i / D_i),   D_i = min(theta, s_i),   sum_i D_i = D,
+
+the rate of the test channels ``X_i = T_i + Z_i``, ``Z_i ~ N(0, D_i)``, of
+signal-to-noise ratio ``s_i / D_i - 1``.
 
 dp-compression-kohler2018 Thm. 3.2.1 reaches it with water level
 ``theta = 1 / beta`` (sec. 3.4.1).
 """
 
-from numbers import Real
-
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils._param_validation import validate_params
 
-_NONNEGATIVE = Interval(Real, 0, None, closed="left")
+from sklearn_privacy.information import gaussian_channel_rate
+from sklearn_privacy.utils import NONNEGATIVE, POSITIVE
 
 
 def _check_eigenvalues(eigenvalues):
@@ -31,7 +33,7 @@ def _check_eigenvalues(eigenvalues):
 
 
 @validate_params(
-    {"eigenvalues": ["array-like"], "distortion": [_NONNEGATIVE]},
+    {"eigenvalues": ["array-like"], "distortion": [NONNEGATIVE]},
     prefer_skip_nested_validation=True,
 )
 def reverse_water_filling(eigenvalues, distortion):
@@ -74,7 +76,7 @@ def reverse_water_filling(eigenvalues, distortion):
 
 
 @validate_params(
-    {"eigenvalues": ["array-like"], "distortion": ["array-like", _NONNEGATIVE]},
+    {"eigenvalues": ["array-like"], "distortion": ["array-like", NONNEGATIVE]},
     prefer_skip_nested_validation=True,
 )
 def gaussian_rate_distortion(eigenvalues, distortion):
@@ -106,15 +108,17 @@ def gaussian_rate_distortion(eigenvalues, distortion):
     out = np.empty(D.shape)
     for idx, value in np.ndenumerate(D):
         _, di = reverse_water_filling(s, float(value))
-        with np.errstate(divide="ignore"):
-            out[idx] = 0.5 * np.sum(np.log(np.where(s > 0, s / di, 1.0)))
+        # D_i = 0 gives an infinite rate; s_i = 0 (0 / 0, masked) sends nothing
+        with np.errstate(divide="ignore", invalid="ignore"):
+            snr = np.where(s > 0, s / di, 1.0) - 1.0
+        out[idx] = gaussian_channel_rate(snr)
     return float(out) if out.ndim == 0 else out
 
 
 @validate_params(
     {
         "eigenvalues": ["array-like"],
-        "beta": ["array-like", Interval(Real, 0, None, closed="neither")],
+        "beta": ["array-like", POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -146,8 +150,9 @@ def gaussian_rate_distortion_beta(eigenvalues, beta):
     s = _check_eigenvalues(eigenvalues)
     b = np.asarray(beta, dtype=float)
     bs = b[..., None] * s
-    rate = 0.5 * np.sum(np.log(np.maximum(bs, 1.0)), axis=-1)
+    # a kept component has signal-to-noise ratio beta s_i - 1 (thesis Thm. 3.2.1)
+    rate = gaussian_channel_rate(np.maximum(bs - 1.0, 0.0), axis=-1)
     dist = np.sum(np.minimum(1.0 / b[..., None], s), axis=-1)
-    if rate.ndim == 0:
+    if np.ndim(rate) == 0:
         return float(rate), float(dist)
     return rate, dist

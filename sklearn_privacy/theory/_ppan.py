@@ -5,22 +5,24 @@ limit ``delta``; mean squared error for Gaussians, error probability for the
 symmetric pair.
 """
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy.optimize import brentq
 from sklearn.utils._param_validation import Interval, validate_params
 
-_NONNEGATIVE = Interval(Real, 0, None, closed="left")
-_UNIT = Interval(Real, 0, 1, closed="both")
-_CORR = Interval(Real, -1, 1, closed="both")
+from sklearn_privacy.information import (
+    binary_entropy,
+    gaussian_mutual_information_from_correlation,
+)
+from sklearn_privacy.utils import CORRELATION, NONNEGATIVE, POSITIVE, UNIT
 
 
 @validate_params(
     {
-        "rho": [_CORR],
-        "delta": ["array-like", _NONNEGATIVE],
-        "var_y": [Interval(Real, 0, None, closed="neither")],
+        "rho": [CORRELATION],
+        "delta": ["array-like", NONNEGATIVE],
+        "var_y": [POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -47,9 +49,16 @@ def ppan_scalar_useful_data(rho, delta, var_y=1.0):
     >>> round(ppan_scalar_useful_data(0.8, 0.5), 6)
     0.192831
     """
-    d = np.minimum(np.asarray(delta, dtype=float) / var_y, 1.0)
-    out = -0.5 * np.log(1.0 - rho**2 + rho**2 * d)
-    return float(out) if out.ndim == 0 else out
+    d = np.minimum(_check_delta(delta) / var_y, 1.0)
+    # I(X;Z) of jointly Gaussian X, Z with corr(X, Z)^2 = rho^2 (1 - delta / var_y)
+    return gaussian_mutual_information_from_correlation(rho * np.sqrt(1.0 - d), axis=())
+
+
+def _check_delta(delta):
+    d = np.asarray(delta, dtype=float)
+    if not np.all(d >= 0):
+        raise ValueError("delta must hold distortion limits >= 0 (NaN is not one).")
+    return d
 
 
 def _component_distortions(rhos, total):
@@ -74,8 +83,8 @@ def _component_distortions(rhos, total):
 @validate_params(
     {
         "rhos": ["array-like"],
-        "delta": [_NONNEGATIVE],
-        "c": [Interval(Real, 0, None, closed="neither")],
+        "delta": [NONNEGATIVE],
+        "c": [POSITIVE],
     },
     prefer_skip_nested_validation=True,
 )
@@ -109,12 +118,12 @@ def ppan_vector_useful_data(rhos, delta, c=1.0):
     if r.ndim != 1 or r.size == 0 or np.any(r <= 0) or np.any(r > 1):
         raise ValueError("rhos must be a non-empty 1-D array of correlations in (0, 1].")
     d = _component_distortions(r, delta / c)
-    leak = float(np.sum(-0.5 * np.log(1.0 - r**2 + r**2 * d)))
+    leak = gaussian_mutual_information_from_correlation(r * np.sqrt(1.0 - d))
     return max(leak, 0.0), d
 
 
 @validate_params(
-    {"rho": [_UNIT], "delta": ["array-like", _NONNEGATIVE]},
+    {"rho": [UNIT], "delta": ["array-like", NONNEGATIVE]},
     prefer_skip_nested_validation=True,
 )
 def ppan_scalar_full_data(rho, delta):
@@ -139,26 +148,26 @@ def ppan_scalar_full_data(rho, delta):
     >>> round(ppan_scalar_full_data(0.8, 0.2), 6)
     0.111572
     """
-    d = np.asarray(delta, dtype=float)
+    d = _check_delta(delta)
     dc = np.minimum(d, 1.0)
     g = np.sqrt(rho**2 * (1 - dc)) - np.sqrt((1 - rho**2) * dc)
-    out = np.where(d >= rho**2, 0.0, -0.5 * np.log(1.0 - np.minimum(g**2, 1.0)))
+    # g is the correlation of X and the optimal Z
+    leak = gaussian_mutual_information_from_correlation(np.clip(g, -1.0, 1.0), axis=())
+    out = np.where(d >= rho**2, 0.0, leak)
     return float(out) if out.ndim == 0 else out
 
 
 def _symmetric_pair_mi(m, p):
     """``r_m(p) = log m - p log(m - 1) - h_2(p)``, the MI of the symmetric pair (7)."""
     p = np.asarray(p, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        h2 = -np.where(p > 0, p * np.log(p), 0.0) - np.where(p < 1, (1 - p) * np.log1p(-p), 0.0)
-    return np.log(m) - p * np.log(m - 1) - h2
+    return np.log(m) - p * np.log(m - 1) - binary_entropy(p)
 
 
 @validate_params(
     {
         "m": [Interval(Integral, 2, None, closed="left")],
-        "p": [_UNIT],
-        "delta": ["array-like", _UNIT],
+        "p": [UNIT],
+        "delta": ["array-like", UNIT],
     },
     prefer_skip_nested_validation=True,
 )
@@ -185,8 +194,8 @@ def symmetric_pair_full_data(m, p, delta):
 @validate_params(
     {
         "m": [Interval(Integral, 2, None, closed="left")],
-        "p": [_UNIT],
-        "delta": ["array-like", _UNIT],
+        "p": [UNIT],
+        "delta": ["array-like", UNIT],
     },
     prefer_skip_nested_validation=True,
 )

@@ -1,20 +1,38 @@
 """Shared helpers: random streams, validation, trade-off knobs, progress bars."""
 
+from sklearn_privacy.utils._constraints import (
+    CORRELATION,
+    NONNEGATIVE,
+    NONNEGATIVE_OR_INF,
+    OPEN_UNIT,
+    POSITIVE,
+    POSITIVE_INTEGER,
+    UNIT,
+)
 from sklearn_privacy.utils._encoding import (
     encode_sensitive,
     is_continuous,
     sensitive_design_matrix,
 )
 from sklearn_privacy.utils._knob import TradeoffKnob
+from sklearn_privacy.utils._matrices import check_psd_matrix
 from sklearn_privacy.utils._progress import progress
 from sklearn_privacy.utils._random import check_generator, check_seed_sequence
 from sklearn_privacy.utils._validation import as_2d, check_categorical_values, check_sensitive
 
 __all__ = [
+    "CORRELATION",
+    "NONNEGATIVE",
+    "NONNEGATIVE_OR_INF",
+    "OPEN_UNIT",
+    "POSITIVE",
+    "POSITIVE_INTEGER",
     "TradeoffKnob",
+    "UNIT",
     "as_2d",
     "check_categorical_values",
     "check_generator",
+    "check_psd_matrix",
     "check_seed_sequence",
     "check_sensitive",
     "encode_sensitive",

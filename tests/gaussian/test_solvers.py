@@ -117,7 +117,8 @@ def test_gib_matches_closed_form_and_numerical_optimisation(seed):
     cov_x, cov_xy, cov_y = joint[:dx, :dx], joint[:dx, dx:], joint[dx:, dx:]
     cond = cov_x - cov_xy @ np.linalg.solve(cov_y, cov_xy.T)
     # independent closed form: eigen-decomposition of the non-symmetric matrix
-    lam, left = np.linalg.eig((cond @ np.linalg.inv(cov_x)).T)
+    # (Sigma_{x|y} Sigma_x^{-1})^T = Sigma_x^{-1} Sigma_{x|y} (both symmetric)
+    lam, left = np.linalg.eig(np.linalg.solve(cov_x, cond))
     lam = lam.real
     order = np.argsort(lam)
     lam, left = lam[order], left[:, order].real

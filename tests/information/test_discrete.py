@@ -2,8 +2,10 @@ import numpy as np
 import pytest
 from scipy.stats import entropy as scipy_entropy
 from sklearn.metrics import mutual_info_score
+from sklearn.metrics.cluster import contingency_matrix
 
 from sklearn_privacy.information import (
+    binary_entropy,
     conditional_entropy,
     contingency_pmf,
     encode_symbols,
@@ -14,6 +16,7 @@ from sklearn_privacy.information import (
     mutual_information,
     mutual_information_from_samples,
     nats_to_bits,
+    posterior_entropies,
 )
 
 
@@ -142,3 +145,78 @@ def test_invalid_joint_and_samples():
         mutual_information_from_samples([0, 1], [0, 1], method="nope")
     with pytest.raises(ValueError, match="same shape"):
         kl_divergence([0.5, 0.5], [1.0])
+
+
+@pytest.mark.parametrize("p", [0.0, 1e-3, 0.1, 0.5, 0.77, 1.0])
+def test_binary_entropy_matches_scipy(p):
+    assert binary_entropy(p) == pytest.approx(scipy_entropy([p, 1 - p]), abs=1e-15)
+    assert binary_entropy(p) == pytest.approx(entropy([p, 1 - p]), abs=1e-15)
+
+
+def test_binary_entropy_elementwise_and_exact_at_the_ends():
+    p = np.array([[0.0, 0.25], [0.75, 1.0]])
+    h = binary_entropy(p)
+    assert h.shape == (2, 2)
+    assert h[0, 0] == 0.0 and h[1, 1] == 0.0
+    assert not np.signbit(h).any()
+    assert h[0, 1] == pytest.approx(h[1, 0], abs=1e-15)
+    assert isinstance(binary_entropy(0.3), float)
+
+
+def test_binary_entropy_keeps_relative_precision_for_tiny_p():
+    # h(p) = p (1 - log p) - p^2 / 2 + O(p^3): 1 - p would round the second term away.
+    p = 1e-12
+    expected = p * (1 - np.log(p)) - p**2 / 2
+    assert binary_entropy(p) == pytest.approx(expected, rel=1e-14)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, np.nan, [0.5, 2.0]])
+def test_binary_entropy_rejects_non_probabilities(bad):
+    with pytest.raises(ValueError, match="p must hold probabilities"):
+        binary_entropy(bad)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_posterior_entropies_match_scipy_and_average_to_conditional_entropy(seed):
+    rng = np.random.default_rng(seed)
+    joint = _random_joint(rng, (4, 6), zeros=0.4)
+    joint[:, 2] = 0.0  # an output that never occurs
+    joint /= joint.sum()
+    p_b = joint.sum(axis=0)
+    h = posterior_entropies(joint)
+    assert h.shape == (6,)
+    for b in range(6):
+        expected = scipy_entropy(joint[:, b] / p_b[b]) if p_b[b] > 0 else 0.0
+        assert h[b] == pytest.approx(expected, abs=1e-12)
+    assert p_b @ h == pytest.approx(conditional_entropy(joint.T), abs=1e-12)
+    assert max_information_leakage(joint) == pytest.approx(
+        entropy(joint.sum(axis=1)) - h[p_b > 0].min(), abs=1e-12
+    )
+
+
+def test_posterior_entropies_validate_the_joint():
+    with pytest.raises(ValueError, match="2-D"):
+        posterior_entropies([0.5, 0.5])
+    with pytest.raises(ValueError, match="sum to 1"):
+        posterior_entropies(np.ones((2, 2)))
+
+
+def test_contingency_pmf_matches_sklearn_contingency_matrix():
+    rng = np.random.default_rng(3)
+    a = rng.choice(["x", "y", "z"], 200)
+    b = rng.integers(-2, 3, 200)
+    counts = contingency_matrix(a, b)
+    np.testing.assert_allclose(contingency_pmf(a, b), counts / 200, atol=1e-15)
+
+
+def test_sample_estimates_of_joint_symbols_match_mutual_info_score():
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 3, (400, 2))
+    b = np.where(rng.random(400) < 0.7, a[:, 0] + a[:, 1], rng.integers(0, 5, 400)).astype(str)
+    labels = a[:, 0] * 3 + a[:, 1]
+    assert mutual_information_from_samples(a, b) == pytest.approx(
+        mutual_info_score(labels, b), abs=1e-12
+    )
+    assert mutual_information_from_samples(a, b) == pytest.approx(
+        mutual_information(contingency_pmf(a, b)), abs=1e-12
+    )

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sklearn_privacy.information import mutual_information
-from sklearn_privacy.metrics._inference_threat import inference_threat_bound, map_cost_gain
+from sklearn_privacy.metrics import inference_threat_bound, map_cost_gain
 
 
 def _brute_force_map_gain(joint):

@@ -116,3 +116,29 @@ def test_information_privacy_thm3():
         assert ratio.max() <= bounds["dp_epsilon"] + 1e-12
         assert mutual_information(joint) <= bounds["average_leakage"] + 1e-12
     assert information_privacy_level(np.array([[0.5, 0.0], [0.0, 0.5]])) == np.inf
+
+
+def test_counting_query_zeta_is_binomial():
+    for n in (1, 4, 9):
+        expected = [comb(n, y) / 2**n for y in range(n + 1)]
+        np.testing.assert_allclose(counting_query_zeta(n), expected, rtol=1e-13)
+
+
+def test_rate_distortion_meets_the_budget_and_checks_p_y():
+    p_y = counting_query_joint(4, 0.4).sum(axis=0)
+    D = np.abs(np.arange(5)[:, None] - np.arange(5)[None, :]).astype(float)
+    rate, Q = rate_distortion(p_y, D, 0.3)
+    np.testing.assert_allclose(Q.sum(axis=1), 1.0)
+    assert p_y @ (Q * D).sum(axis=1) == pytest.approx(0.3, abs=1e-9)
+    assert rate == pytest.approx(mutual_information(p_y[:, None] * Q), abs=1e-15)
+    with pytest.raises(ValueError, match="p_y"):
+        rate_distortion([0.5, 0.6], 1 - np.eye(2), 0.1)
+    with pytest.raises(ValueError, match="shape"):
+        rate_distortion([0.5, 0.5], np.ones((3, 2)), 0.1)
+
+
+def test_max_entropy_noise_at_the_least_distortion():
+    # D = min d(z): the only feasible noise is the point mass at the minimiser.
+    pmf, h = max_entropy_noise([-1, 0, 1], np.array([1.0, 0.0, 1.0]), 0.0)
+    np.testing.assert_allclose(pmf, [0.0, 1.0, 0.0], atol=1e-12)
+    assert h == pytest.approx(0.0, abs=1e-10)

@@ -150,3 +150,19 @@ def test_symmetric_pair_mi_at_zero_distortion():
     assert symmetric_pair_full_data(m, p, 0.0) == pytest.approx(mi)
     assert symmetric_pair_useful_data(m, p, 0.0) == pytest.approx(mi)
     assert symmetric_pair_useful_data(m, p, 0.95) == 0.0
+
+
+def test_negative_distortion_limits_are_rejected():
+    with pytest.raises(ValueError, match="delta"):
+        ppan_scalar_useful_data(0.5, [0.1, -0.2])
+    with pytest.raises(ValueError, match="delta"):
+        ppan_scalar_full_data(0.5, [-0.1])
+
+
+def test_vectorised_curves_match_scalar_calls():
+    deltas = np.array([0.0, 0.1, 0.5, 2.0])
+    for fn in (ppan_scalar_useful_data, ppan_scalar_full_data):
+        values = fn(0.8, deltas)
+        assert values.shape == deltas.shape
+        np.testing.assert_allclose(values, [fn(0.8, float(d)) for d in deltas], rtol=1e-15)
+    assert ppan_scalar_full_data(1.0, 0.0) == np.inf

@@ -1,0 +1,37 @@
+"""Parameter constraints shared by ``_parameter_constraints`` and ``validate_params``.
+
+Each is a scikit-learn :class:`~sklearn.utils._param_validation.Interval`; use
+it in a constraint list as any other, e.g. ``{"beta": [POSITIVE]}``. Note that
+an ``Interval`` admits ``inf`` only when its bound is ``inf`` and closed, hence
+:data:`NONNEGATIVE_OR_INF` beside :data:`NONNEGATIVE`.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+__all__ = [
+    "CORRELATION",
+    "NONNEGATIVE",
+    "NONNEGATIVE_OR_INF",
+    "OPEN_UNIT",
+    "POSITIVE",
+    "POSITIVE_INTEGER",
+    "UNIT",
+]
+
+#: Real numbers > 0 (finite).
+POSITIVE = Interval(Real, 0, None, closed="neither")
+#: Real numbers >= 0 (finite).
+NONNEGATIVE = Interval(Real, 0, None, closed="left")
+#: Real numbers >= 0, ``inf`` included.
+NONNEGATIVE_OR_INF = Interval(Real, 0, np.inf, closed="both")
+#: Real numbers in the open interval (0, 1), e.g. a DP ``delta``.
+OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+#: Real numbers in the closed interval [0, 1], e.g. a probability.
+UNIT = Interval(Real, 0, 1, closed="both")
+#: Real numbers in [-1, 1]: a correlation coefficient.
+CORRELATION = Interval(Real, -1, 1, closed="both")
+#: Integers >= 1, e.g. ``n_samples`` or ``n_components``.
+POSITIVE_INTEGER = Interval(Integral, 1, None, closed="left")
