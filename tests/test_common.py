@@ -70,10 +70,20 @@ _PRIVATE_COVARIANCE = {
 }
 
 
+_SINGULAR_COVARIANCE = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "15 rows in 30 dimensions: the sample covariance is singular, which the bottleneck "
+        "refuses with a clear error (a private fit floors it and passes)"
+    ),
+}
+
+
 def _expected_failed_checks(est):
     failed = dict(EXPECTED_FAILED_CHECKS.get(type(est), {}))
     if isinstance(est, L2CompressionDP) and est.fit_data == "private":
         failed.update(_PRIVATE_COVARIANCE)
+    if isinstance(est, GaussianIBTransformer) and est.fit_data == "public":
+        failed.update(_SINGULAR_COVARIANCE)
     return failed
 
 

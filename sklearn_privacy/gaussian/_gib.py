@@ -15,7 +15,7 @@ from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
 )
-from sklearn_privacy.information import gaussian_mutual_information
+from sklearn_privacy.information import gaussian_channel_rate
 from sklearn_privacy.utils import TradeoffKnob, sensitive_design_matrix
 
 # Budget of the private fit-time estimates when fit_epsilon is None.
@@ -280,14 +280,14 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         self.critical_betas_ = sol["critical_betas"]
         k = self.n_components_
         cov_t = A @ cov_x @ A.T + np.eye(k)
-        d_y = cov_y.shape[0]
-        # T = A X + N(0, I): joint covariances of (X, T) and (Y, T)
-        x_t = np.block([[cov_x, cov_x @ A.T], [A @ cov_x, cov_t]])
-        y_t = np.block([[cov_y, cov_xy.T @ A.T], [A @ cov_xy, cov_t]])
-        self.rate_ = gaussian_mutual_information(x_t, np.arange(d), d + np.arange(k))
+        cond = cov_x - cov_xy @ np.linalg.solve(cov_y, cov_xy.T)
+        # T = A X + N(0, I): I(X;T) = 0.5 log det(I + A Sx A^T), and
+        # I(T;Y) = I(X;T) - I(X;T|Y) with Sx|y in place of Sx (channel rates of the
+        # eigenvalues: stable even when A is very large)
+        self.rate_ = gaussian_channel_rate(np.linalg.eigvalsh(A @ cov_x @ A.T))
         self.disclosure_ = self.rate_
-        self.relevance_information_ = gaussian_mutual_information(
-            y_t, np.arange(d_y), d_y + np.arange(k)
+        self.relevance_information_ = max(
+            self.rate_ - gaussian_channel_rate(np.linalg.eigvalsh(A @ cond @ A.T).clip(0)), 0.0
         )
         # E||X - E[X|T]||^2 = tr(Sigma_x - Sigma_xt Sigma_t^-1 Sigma_tx)
         gain = cov_x @ A.T

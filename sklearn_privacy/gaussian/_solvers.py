@@ -90,6 +90,9 @@ def _l2_solution(s, v, beta, excess, n_components):
     }
 
 
+_LAMBDA_FLOOR = 1e-12
+
+
 def _critical(lam):
     with np.errstate(divide="ignore"):
         return 1.0 / (1.0 - lam)
@@ -166,8 +169,10 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
             "Choose a larger beta."
         )
     keep = beta > critical
-    # thesis eq. 4.10 with v^T Sigma_x v = 1; lambda = 0 (Y determines a direction) is clipped
-    lam_k = np.maximum(lam[keep], np.finfo(float).tiny)
+    # thesis eq. 4.10 with v^T Sigma_x v = 1. lambda = 0 (Y determines a direction) asks
+    # for an unbounded alpha; it is floored at _LAMBDA_FLOOR, a release with noise 1e-6 of the
+    # signal there, so that the covariances of T stay finite.
+    lam_k = np.maximum(lam[keep], _LAMBDA_FLOOR)
     alpha = np.sqrt((beta * (1.0 - lam_k) - 1.0) / lam_k)
     return {
         "components": alpha[:, None] * vecs[keep],
