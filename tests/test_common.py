@@ -23,18 +23,30 @@ from sklearn_privacy import (
 )
 
 INIT_PARAMS = {
+    # "nearest": the sample-weight checks release rows of weight 0, unseen at fit
     PrivacyFunnelTransformer: [
-        {"sensitive": [0]},
-        {"objective": "bottleneck", "lam": 2.0, "output": "onehot", "sensitive": [0]},
-        {"output": "sample", "sensitive": [0], "random_state": 0},
+        {"sensitive": [0], "handle_unknown": "nearest"},
+        {
+            "objective": "bottleneck",
+            "lam": 2.0,
+            "output": "onehot",
+            "sensitive": [0],
+            "handle_unknown": "nearest",
+        },
+        {"output": "sample", "sensitive": [0], "random_state": 0, "handle_unknown": "nearest"},
     ],
     SubmodularFunnel: [
-        {"sensitive": [0]},
-        {"objective": "bottleneck", "solver": "mm", "output": "onehot", "sensitive": [0]},
+        {"sensitive": [0], "handle_unknown": "nearest"},
+        {
+            "objective": "bottleneck",
+            "solver": "mm",
+            "output": "onehot",
+            "sensitive": [0],
+            "handle_unknown": "nearest",
+        },
     ],
     # A budget of 1 (Hamming distortion is at most 1) keeps the checks' continuous data fast.
     ConvexPrivacyMapping: [
-        # "nearest": sample-weight checks release rows of weight 0, unseen at fit
         {"max_distortion": 1.0, "sensitive": [0], "random_state": 0, "handle_unknown": "nearest"}
     ],
     # A private fit with a large budget keeps the checks' tiny data sets usable.

@@ -55,7 +55,7 @@ class _MergeMechanism(BaseMechanism):
     _categorical_input = True
     _randomized_release = False
 
-    def fit(self, X, y=None, *, sensitive=None):
+    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
         """Learn the merge of the alphabet of ``X``.
 
         Parameters
@@ -68,15 +68,18 @@ class _MergeMechanism(BaseMechanism):
             Ignored (passed through by a Pipeline to the next step).
         sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
             S given as metadata, when it is not a column of ``X``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights: a table of distinct rows and their counts (from SQL,
+            Spark or dask) fits exactly as the expanded rows.
 
         Returns
         -------
         self : object
             The fitted mechanism.
         """
-        return super().fit(X, y, sensitive=sensitive)
+        return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
 
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight):
         names = getattr(self, "feature_names_in_", None)
         names = None if names is None else list(names[self.release_columns_])
         self.alphabet_ = CategoricalAlphabet(
@@ -85,12 +88,12 @@ class _MergeMechanism(BaseMechanism):
             name="X",
             feature_names=names,
         )
-        x_codes = self.alphabet_.fit_encode(X)
+        x_codes = self.alphabet_.fit_encode(X, sample_weight)
         s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
-        s_codes = s_alphabet.fit_encode(S)
+        s_codes = s_alphabet.fit_encode(S, sample_weight)
         self.joint_ = empirical_joint(
             s_codes, x_codes, s_alphabet.n_symbols_, self.alphabet_.n_symbols_,
-            smoothing=self.smoothing,
+            smoothing=self.smoothing, sample_weight=sample_weight,
         )  # fmt: skip
         self.entropy_ = entropy(self.joint_.sum(axis=0))
         labels, self.path_, n_iter = self._merge(self.joint_)
