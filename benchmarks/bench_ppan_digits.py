@@ -31,7 +31,7 @@ from sklearn.model_selection import train_test_split
 
 from sklearn_privacy import PPANTransformer
 
-LAMS = "0.01,0.03,0.1,0.3,1,3,10"
+LAMS = "0.01,0.03,0.1,0.3,1,3,10,30,100"
 GAMMA_LAMS = "0.03,0.3,3"
 
 
@@ -42,6 +42,9 @@ def fit_one(lam, gamma, Xa, sa, Xb, sb, args, seed):
         distortion="cross_entropy",
         release="gaussian",
         hidden_layer_sizes=(64,),
+        # leaky ReLU: with ReLU the mechanism drives every hidden unit of the adversary
+        # inactive (a constant Q, log Q = log prior) and the dead adversary never recovers
+        activation="leaky_relu",
         gamma=gamma,
         adversary_steps=5,
         max_epochs=args.epochs,

@@ -30,7 +30,7 @@ __all__ = [
 
 def mlp(n_in, hidden, n_out, *, activation="relu", bias=True):
     """Fully connected layers with ``activation`` after each hidden layer."""
-    act = {"relu": nn.ReLU, "tanh": nn.Tanh}[activation]
+    act = {"relu": nn.ReLU, "tanh": nn.Tanh, "leaky_relu": lambda: nn.LeakyReLU(0.2)}[activation]
     layers, width = [], n_in
     for h in hidden:
         layers += [nn.Linear(width, h), act()]

@@ -59,7 +59,9 @@ class PPANNet(NeuralNet):
     ``s`` (S: integer codes or standardised floats), ``t`` (the useful data the
     distortion compares with: floats, or integer codes for a mutual-information
     utility with a discrete ``y``), ``code`` (the row of the distortion table)
-    and ``u`` (seed noise is drawn in the step, never carried).
+    ``u`` (seed noise is drawn in the step, never carried) and, for a weighted
+    fit, ``sw`` (row weights: every row term is averaged with the weights,
+    normalised by the batch's weight sum).
     """
 
     def __init__(
@@ -166,10 +168,19 @@ class PPANNet(NeuralNet):
             dist = self.criterion_(z, Xi.get("t"), Xi.get("code"))
         return log_q, dist, weights, seen
 
-    def objective(self, log_q, dist, weights):
+    @staticmethod
+    def batch_mean(values, Xi):
+        """Mean of per-row ``values`` over the batch, weighted by ``Xi["sw"]`` when given."""
+        sw = Xi.get("sw")
+        if sw is None:
+            return values.mean()
+        return (sw * values).sum() / sw.sum()
+
+    def objective(self, log_q, dist, weights, Xi=None):
         """Mechanism loss: ``E log Q(S|Z) + lam E d`` or the budget penalty (eq. 3-6)."""
-        privacy = (weights * log_q).sum(-1).mean()
-        distortion = (weights * dist).sum(-1).mean()
+        Xi = {} if Xi is None else Xi
+        privacy = self.batch_mean((weights * log_q).sum(-1), Xi)
+        distortion = self.batch_mean((weights * dist).sum(-1), Xi)
         if self.max_distortion is None:
             penalty = self.lam * distortion
         else:
@@ -184,23 +195,25 @@ class PPANNet(NeuralNet):
         for _ in range(self.adversary_steps):
             self.adversary_optimizer_.zero_grad()
             log_q, _, weights, seen = self.terms(Xi, detach_release=True)
-            adversary_loss = -(weights * log_q).sum(-1).mean()
+            adversary_loss = -self.batch_mean((weights * log_q).sum(-1), Xi)
             adversary_loss.backward()
             self.adversary_optimizer_.step()
             if self.discriminator is not None and self.gamma > 0:
                 self.discriminator_optimizer_.zero_grad()
                 fake = self.discriminator_(seen.detach())
                 real = self.discriminator_(Xi["t"])
-                disc_loss = (weights * F.softplus(-fake)).sum(-1).mean() + F.softplus(real).mean()
+                disc_loss = self.batch_mean(
+                    (weights * F.softplus(-fake)).sum(-1) + F.softplus(real), Xi
+                )
                 disc_loss.backward()
                 self.discriminator_optimizer_.step()
         self.optimizer_.zero_grad()
         log_q, dist, weights, seen = self.terms(Xi)
-        privacy, distortion, penalty = self.objective(log_q, dist, weights)
+        privacy, distortion, penalty = self.objective(log_q, dist, weights, Xi)
         loss = privacy + penalty
         if self.discriminator is not None and self.gamma > 0:
             fake = self.discriminator_(seen)
-            loss = loss + self.gamma * (weights * F.softplus(fake)).sum(-1).mean()
+            loss = loss + self.gamma * self.batch_mean((weights * F.softplus(fake)).sum(-1), Xi)
         loss.backward()
         self.notify(
             "on_grad_computed",
@@ -220,7 +233,7 @@ class PPANNet(NeuralNet):
         Xi = to_tensor(Xi, device=self.device)
         with torch.no_grad():
             log_q, dist, weights, _ = self.terms(Xi)
-            privacy, distortion, penalty = self.objective(log_q, dist, weights)
+            privacy, distortion, penalty = self.objective(log_q, dist, weights, Xi)
             loss = privacy + penalty
         self.history.record_batch("valid_distortion", distortion.item())
         return {"loss": loss, "y_pred": loss}

@@ -1,8 +1,10 @@
 """PPANTransformer: privacy-preserving adversarial networks (ppan-tripathy2017)."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy._base import BaseMechanism
@@ -88,7 +90,13 @@ class PPANTransformer(BaseMechanism):
     hidden_layer_sizes : tuple of int, default=(32, 32)
         Hidden layers of the mechanism, adversary and utility posterior
         (unused by the minimal matrices of the finite case).
-    activation : {"relu", "tanh"}, default="relu"
+    activation : {"relu", "leaky_relu", "tanh"}, default="relu"
+        Hidden activation of every network. ``"leaky_relu"`` (slope 0.2) keeps
+        a gradient through every unit: with ``"relu"`` the mechanism can switch
+        off every hidden unit of the adversary (a constant ``Q``, which it is
+        pulled to) and the dead adversary never recovers; ``fit`` warns when it
+        finds that (``ConvergenceWarning``). Image and high-dimensional
+        releases need ``"leaky_relu"``.
     n_noise : int, default=8
         Length of the seed noise of ``release="universal"``.
     n_components : int, default=3
@@ -211,7 +219,7 @@ class PPANTransformer(BaseMechanism):
         "distortion": [StrOptions(_DISTORTIONS)],
         "observation": [StrOptions({"released", "full"})],
         "hidden_layer_sizes": [tuple, list],
-        "activation": [StrOptions({"relu", "tanh"})],
+        "activation": [StrOptions({"relu", "leaky_relu", "tanh"})],
         "n_noise": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="left")],
@@ -277,7 +285,7 @@ class PPANTransformer(BaseMechanism):
         self.sensitive = sensitive
         self.random_state = random_state
 
-    def fit(self, X, y=None, *, sensitive=None):
+    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
         """Train the mechanism against the adversary.
 
         Parameters
@@ -289,6 +297,17 @@ class PPANTransformer(BaseMechanism):
             whose utility is ``I(y; Z)``.
         sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
             S as metadata, when it is not a column of ``X``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights (rows of weight 0 are left out). Every
+            loss term of a row (mechanism, adversary, discriminator, utility
+            posterior) is multiplied by its weight and each minibatch's loss
+            is divided by the batch's weight sum; ``leakage_``,
+            ``disclosure_``, ``distortion_`` and ``H(S)`` use the weighted
+            empirical distribution, so that integer weights give the exact
+            ``leakage_`` formula of the repeated rows. Rows are still drawn
+            uniformly into minibatches, so a weighted fit is not the fit of
+            the repeated rows draw for draw; constant weights are the
+            unweighted fit.
 
         Returns
         -------
@@ -299,7 +318,7 @@ class PPANTransformer(BaseMechanism):
                 "observation='full' reads S at transform time: give S as columns of X with "
                 "sensitive=..., not as the `sensitive` argument of fit."
             )
-        return super().fit(X, y, sensitive=sensitive)
+        return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
 
     def get_tradeoff_knob(self):
         """``lam`` (larger leaks more), or ``max_distortion`` when it is set (smaller leaks more).
@@ -313,19 +332,26 @@ class PPANTransformer(BaseMechanism):
         return TradeoffKnob("max_distortion", "smaller", low=0.0, high=1.0)
 
     # ------------------------------------------------------------- the hooks
-    def _fit_mechanism(self, X, S, y):
+    def _fit_mechanism(self, X, S, y, sample_weight=None):
         import torch
 
         from sklearn_privacy.adversarial._net import BatchDataset
 
         device = _resolve_device(self.device)
         X = np.asarray(X, dtype=np.float64)
+        if sample_weight is not None and np.ptp(sample_weight) == 0:
+            # Constant weights cancel in every batch-normalised loss and in the plug-in
+            # estimates: the unweighted fit, draw for draw.
+            sample_weight = None
+        self._sample_weight = None if sample_weight is None else np.asarray(sample_weight, float)
         self._s_discrete = not is_continuous(S)
         self._prepare_sensitive(S)
         self._choose_release(X, y)
         self._check_images(X)
         self._prepare_observation(X)
         data = self._training_data(X, S, y)
+        if self._sample_weight is not None:
+            data["sw"] = self._sample_weight.astype(np.float32)
         net = self._build_net(X, device)
         seed = int(self._fit_rng.integers(2**63))
         devices = [torch.device(device)] if str(device).startswith("cuda") else []
@@ -393,14 +419,16 @@ class PPANTransformer(BaseMechanism):
             self.sensitive_records_ = np.asarray(symbols)
             self._s_codes = codes.astype(np.int64)
             self._s_lookup = {tuple(np.atleast_1d(r).tolist()): i for i, r in enumerate(symbols)}
-            self._h_s = entropy(np.bincount(codes) / codes.size)
+            counts = np.bincount(codes, weights=self._sample_weight)
+            self._h_s = entropy(counts / counts.sum())
         else:
             S = np.asarray(S, dtype=np.float64)
             self.sensitive_records_ = None
             self._s_center = S.mean(axis=0)
             self._s_scale = np.where(S.std(axis=0) > 0, S.std(axis=0), 1.0)
             std = (S - self._s_center) / self._s_scale
-            self._h_s = gaussian_entropy(np.atleast_2d(np.cov(std, rowvar=False)))
+            cov = np.cov(std, rowvar=False, aweights=self._sample_weight)
+            self._h_s = gaussian_entropy(np.atleast_2d(cov))
 
     def _choose_release(self, X, y):
         distortion, release = self.distortion, self.release
@@ -639,6 +667,38 @@ class PPANTransformer(BaseMechanism):
             "batch_size": batch_size,
         }
 
+    def _warn_dead_adversary(self, seen):
+        """Warn when a ReLU layer of the adversary is off for every fit release.
+
+        The mechanism minimises ``E log Q(S|Z)``; an adversary whose hidden units
+        are all inactive outputs a constant ``Q`` (``log Q = log prior``, a
+        minimum the mechanism is pulled to) and gets no gradient to recover, so
+        the mechanism ends up trained against no adversary at all.
+        """
+        import torch
+
+        if self.activation != "relu":
+            return
+        h = seen.reshape(-1, seen.shape[-1])
+        for i, layer in enumerate(self.net_.adversary_.net):
+            h = layer(h)
+            if isinstance(layer, torch.nn.ReLU) and not bool((h > 0).any()):
+                warnings.warn(
+                    f"Every unit of the adversary's hidden layer {i // 2} is inactive on the "
+                    "fit releases: Q(S | Z) is constant, the mechanism was trained against no "
+                    "adversary and its releases may leak S to a fresh one. Use "
+                    "activation='leaky_relu' (or 'tanh').",
+                    ConvergenceWarning,
+                    stacklevel=6,
+                )
+                return
+
+    def _row_probabilities(self, n):
+        """The empirical distribution of the fit rows: uniform, or the normalised weights."""
+        if self._sample_weight is None:
+            return np.full(n, 1.0 / n)
+        return self._sample_weight / self._sample_weight.sum()
+
     def _sensitive_dim(self):
         return len(self._s_lookup) if self._s_discrete else len(self._s_center)
 
@@ -671,21 +731,23 @@ class PPANTransformer(BaseMechanism):
         with torch.no_grad():
             Xi = to_tensor(data, device=net.device)
             log_q, dist, weights, seen = net.terms(Xi, noise)
+            self._warn_dead_adversary(seen)
             log_q, dist = log_q.cpu().double().numpy(), dist.cpu().double().numpy()
             weights = weights.cpu().double().numpy()
             if weights.shape[0] == 1:
                 weights = np.broadcast_to(weights, log_q.shape)
-        self.adversary_leakage_ = float(self._h_s + np.mean(np.sum(weights * log_q, axis=1)))
-        self.distortion_ = float(np.mean(np.sum(weights * dist, axis=1)))
+        p = self._row_probabilities(n)
+        self.adversary_leakage_ = float(self._h_s + p @ np.sum(weights * log_q, axis=1))
+        self.distortion_ = float(p @ np.sum(weights * dist, axis=1))
         self.mapping_ = None
         if self.release_ == "categorical":
             k = weights.shape[1]
             x_joint = np.zeros((len(self.input_records_), k))
-            np.add.at(x_joint, self._x_codes, weights / n)
+            np.add.at(x_joint, self._x_codes, weights * p[:, None])
             self.disclosure_ = float(mutual_information(x_joint))
             if self._s_discrete:
                 s_joint = np.zeros((len(self._s_lookup), k))
-                np.add.at(s_joint, self._s_codes, weights / n)
+                np.add.at(s_joint, self._s_codes, weights * p[:, None])
                 self.leakage_ = float(mutual_information(s_joint))
             else:
                 self.leakage_ = max(self.adversary_leakage_, 0.0)
@@ -700,7 +762,7 @@ class PPANTransformer(BaseMechanism):
             z = seen.cpu().double().numpy()
             pick = weights.argmax(axis=1) if z.shape[1] > 1 else np.zeros(n, dtype=int)
             z = z[np.arange(n), pick]
-            cov = np.cov(np.hstack([X, z]), rowvar=False)
+            cov = np.cov(np.hstack([X, z]), rowvar=False, aweights=self._sample_weight)
             cov = cov + 1e-9 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
             d = X.shape[1]
             self.disclosure_ = max(

@@ -287,6 +287,7 @@ def test_digits_small_lam_hides_the_digit_at_a_distortion_cost():
             distortion="cross_entropy",
             release="gaussian",
             hidden_layer_sizes=(32,),
+            activation="leaky_relu",
             adversary_steps=5,
             max_epochs=12,
             batch_size=100,
@@ -320,3 +321,59 @@ def test_gaussian_adversary_has_a_full_covariance():
         expected = normal.log_prob(s[:, None, :])
         assert torch.allclose(adv.log_prob(z, s), expected, atol=1e-5)
         assert lower[..., 0, 1].abs().max() == 0 and h[..., 8:].abs().max() > 0
+
+
+def test_sample_weight_exact_leakage_and_unit_weights(pair):
+    """Integer weights: leakage_ is the exact plug-in of the weighted (repeated-row) joint;
+    all-ones weights are the unweighted fit, draw for draw."""
+    rng = np.random.default_rng(1)
+    X = pair[:300]
+    w = rng.integers(0, 4, len(X))
+    mech = _small(sensitive=[0], lr=0.05).fit(X, sample_weight=w)
+    # the empirical joint of (S, X) of the repeated rows, mapped through P(Z | X)
+    rep = np.repeat(X, w, axis=0)
+    s_codes = np.searchsorted(mech.sensitive_records_.astype(float), rep[:, 0])
+    x_codes = np.array([mech._x_lookup[(v,)] for v in rep[:, 1]])
+    p_sx = np.zeros((len(mech.sensitive_records_), len(mech.input_records_)))
+    np.add.at(p_sx, (s_codes, x_codes), 1.0 / len(rep))
+    joint = p_sx @ mech.mapping_
+    assert mech.leakage_ == pytest.approx(mutual_information(joint), abs=1e-6)
+    hamming = 1 - np.eye(len(mech.input_records_))
+    dist = float(p_sx.sum(axis=0) @ (mech.mapping_ * hamming).sum(axis=1))
+    assert mech.distortion_ == pytest.approx(dist, abs=1e-6)
+    assert mech.disclosure_ == pytest.approx(
+        mutual_information(p_sx.sum(axis=0)[:, None] * mech.mapping_), abs=1e-6
+    )
+    # weights change the fit; constant weights do not
+    plain = _small(sensitive=[0], lr=0.05).fit(X)
+    ones = _small(sensitive=[0], lr=0.05).fit(X, sample_weight=np.ones(len(X)))
+    np.testing.assert_array_equal(plain.mapping_, ones.mapping_)
+    assert plain.leakage_ == ones.leakage_
+    assert not np.allclose(plain.mapping_, mech.mapping_)
+    # continuous release: the weighted terms run through every loss
+    cont = _small(sensitive=[0], gamma=1.0).fit(pair[:200] + 0.1, sample_weight=w[:200] + 0.5)
+    assert np.isfinite(cont.leakage_) and np.isfinite(cont.distortion_)
+
+
+def test_dead_relu_adversary_warns(binary):
+    """A ReLU adversary whose hidden units are all off is constant: fit says so."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, _ = binary
+    mech = _small(sensitive=[0], release="gaussian").fit(X)
+    seen = torch.as_tensor(mech.transform(X), dtype=torch.float32)[:, None, :]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mech._warn_dead_adversary(seen)  # alive
+    with torch.no_grad():
+        mech.net_.adversary_.net[0].bias.fill_(-1e3)
+    with pytest.warns(ConvergenceWarning, match="leaky_relu"):
+        mech._warn_dead_adversary(seen)
+    leaky = _small(sensitive=[0], release="gaussian", activation="leaky_relu").fit(X)
+    with torch.no_grad():
+        leaky.net_.adversary_.net[0].bias.fill_(-1e3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        leaky._warn_dead_adversary(seen)
