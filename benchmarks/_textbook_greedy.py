@@ -12,6 +12,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from sklearn_privacy.discrete import MergePath
+from sklearn_privacy.discrete._greedy import _TIE
 from sklearn_privacy.information import column_potentials, mutual_information
 
 __all__ = ["greedy_merge_textbook"]
@@ -19,6 +20,9 @@ __all__ = ["greedy_merge_textbook"]
 # The fast greedy's slack (sklearn_privacy.discrete._greedy._TOL): merges within
 # rounding of the constraint are feasible, Lagrangian gains below it are not gains.
 _TOL = 1e-12
+# The shared tie rule (sklearn_privacy.discrete._greedy._TIE): gains within _TIE
+# nats of the best feasible gain are tied; the lexicographically first is merged.
+# Imported, not copied: it is part of the choice rule that both must follow.
 
 
 def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None, exact=True):
@@ -26,9 +30,9 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
 
     The oracle for :func:`~sklearn_privacy.discrete._greedy.greedy_merge` and
     the baseline of the speed benchmark; ``O(n^3)`` pair evaluations in all.
-    Same choices as the fast greedy: the best candidate, ties to the
-    lexicographically smallest pair of current symbols, the merged symbol
-    keeping its smaller member's index.
+    Same choices as the fast greedy: the best candidate, ties (gains within
+    ``_TIE`` nats of the best) to the lexicographically smallest pair of
+    current symbols, the merged symbol keeping its smaller member's index.
 
     Parameters
     ----------
@@ -104,7 +108,8 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
             gain, feasible = d_x, i_s - d_s >= threshold - _TOL
         if not np.any(feasible):
             break
-        k = int(np.argmax(np.where(feasible, gain, -np.inf)))
+        best = np.max(np.where(feasible, gain, -np.inf))
+        k = int(np.flatnonzero(feasible & (gain >= best - _TIE))[0])
         a, b = pairs[k]
         i_s, i_x = after[k] if exact else (i_s - d_s[k], i_x - d_x[k])
         leakage.append(i_s)

@@ -32,7 +32,6 @@ member, so the symbols' order is stable.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import xlogy
 
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
 from sklearn_privacy.utils import progress
@@ -42,6 +41,12 @@ __all__ = ["MergePath", "greedy_merge", "greedy_sweep"]
 # Slack on feasibility and on "the Lagrangian decreases": merges within rounding
 # error of the constraint count as feasible, merges that gain less do not happen.
 _TOL = 1e-12
+# Tie tolerance (nats): gains within _TIE of the best feasible gain are tied, and the
+# lexicographically smallest tied pair is merged. Equal columns give bitwise equal
+# costs here, but two mathematically equal gains of different columns (and the
+# textbook's from-scratch informations) differ by rounding; the textbook greedy
+# (benchmarks/_textbook_greedy.py) uses the same rule.
+_TIE = 1e-12
 # Elements per block when the initial cost matrix is computed: small enough for
 # the temporaries to stay in cache (memory bound otherwise).
 _BLOCK_ELEMENTS = 1 << 16
@@ -54,6 +59,8 @@ _TINY = 1e-300
 # Best value of a row without candidates: below every gain, above the -inf of
 # merged-away slots in a new gain row.
 _NONE = -np.finfo(float).max
+# log 2, rounded up with room for the rounding of a computed disclosure cost.
+_LOG2_PADDED = 0.6932
 
 
 @dataclass
@@ -129,23 +136,23 @@ def _check_mode(objective, threshold, lam):
         raise ValueError(f"lam must be a finite number >= 0, got {lam!r}.")
 
 
-def _write_symmetric(matrix, values, start, stop):
-    """Write the rows ``start:stop`` (columns ``start:``) of a symmetric matrix and their mirror.
-
-    Only the strict upper triangle of ``values`` is used: the two orders of a
-    pair round differently (``(x - a) - b`` is not ``(x - b) - a``), and the
-    matrix must be exactly symmetric for the row-wise and pair-wise tie-breaks
-    to agree.
-    """
-    width = stop - start
-    square = np.triu(values[:, :width], 1)
-    matrix[start:stop, start:stop] = square + square.T
-    matrix[start:stop, stop:] = values[:, width:]
-    matrix[stop:, start:stop] = values[:, width:].T
+def _xlogx(x, out=None):
+    """``x log x`` (0 at 0) by the operations the merge rows use, so that both round alike."""
+    logs = np.add(x, _TINY)
+    np.log(logs, out=logs)
+    return np.multiply(x, logs, out=out)
 
 
 class _MergeState:
-    """Current alphabet, its pair gains ``G`` and constrained costs ``C`` (symmetric)."""
+    """Current alphabet and its pair costs.
+
+    Only one ``n x n`` matrix is stored: ``D``, the leakage decrease ``Delta I(S;Y)``
+    of every pair (exactly symmetric, ``-inf`` on the diagonal and in the columns
+    of merged-away slots). The disclosure decrease of a pair depends on the two
+    probabilities alone and is recomputed where needed, ``O(n)`` per row
+    (:meth:`dx_row`); it is written ``xlogx(p_a + p_b) - (h_a + h_b)``, which is
+    symmetric to the bit and rounds the same whichever row computes it.
+    """
 
     def __init__(self, joint, objective, lam):
         self.objective, self.lam = objective, lam
@@ -154,21 +161,13 @@ class _MergeState:
         self.Q = np.vstack([joint, joint.sum(axis=0)])
         self.n = self.n_symbols = n = self.Q.shape[1]
         self.phi = column_potentials(joint)
-        self.h = xlogy(self.p, self.p)
+        self.h = _xlogx(self.p)
         self.active = np.ones(n, dtype=bool)
-        # lam mode: added to every new gain row, 0 for live slots and -inf for
-        # merged-away ones. Threshold mode: phi = -inf and h = +inf at merged-away
-        # slots make their gains -inf without it.
-        self.penalty = np.zeros(n) if lam is not None else None
+        self.dead = np.zeros(n, dtype=bool)
         self.leakage = [mutual_information(joint)]
         self.disclosure = [entropy(self.p)]
         self.merges = []
-        # G: what the greedy maximises; C: what the threshold bounds (None for lam).
-        # Only the entries between live slots are kept up to date: G is -inf on
-        # the diagonal and in the columns of merged-away slots, C is arbitrary
-        # wherever G is -inf.
-        self.G = np.empty((n, n))
-        self.C = None if lam is not None else np.empty((n, n))
+        self.D = np.empty((n, n))
         self.ids = np.arange(n)  # original index of each slot (slots get compacted)
         self._initial_costs()
         self._buffers()
@@ -177,6 +176,10 @@ class _MergeState:
     def p(self):
         """Probability of each slot (a view)."""
         return self.Q[-1]
+
+    @property
+    def constrained(self):
+        return self.lam is None
 
     def _buffers(self):
         self._merged = np.empty_like(self.Q)
@@ -198,13 +201,14 @@ class _MergeState:
         return phi_m, logs[-1]
 
     def _initial_costs(self):
-        """Prop. 1 costs of every pair, in row blocks of the upper triangle."""
-        Q, phi, h, n = self.Q, self.phi, self.h, self.n
+        """Stored costs of every pair, in row blocks of the upper triangle, then mirrored."""
+        Q, phi, n = self.Q, self.phi, self.n
         depth = Q.shape[0]
         rows = min(n, max(1, _BLOCK_ELEMENTS // max(1, n * depth)))
         merged_buf = np.empty(rows * n * depth)
         logs_buf = np.empty_like(merged_buf)
         phi_buf = np.empty(rows * n)
+        D = self.D
         for start in range(0, n, rows):
             stop = min(n, start + rows)
             shape = (depth, stop - start, n - start)
@@ -216,19 +220,87 @@ class _MergeState:
             )
             ds = phi[start:stop, None] + phi[None, start:] - phi_m
             np.maximum(ds, 0.0, out=ds)
-            dx = h_m - h[start:stop, None] - h[None, start:]
-            np.maximum(dx, 0.0, out=dx)
-            for matrix, values in zip((self.G, self.C), self._gain(ds, dx)):
-                if values is not None:
-                    _write_symmetric(matrix, values, start, stop)
-        np.fill_diagonal(self.G, -np.inf)
+            if self.lam is not None:
+                dx = np.subtract(h_m, self.h[start:stop, None] + self.h[None, start:])
+                ds = self._gain(ds, dx, out=dx)[0]
+            # Upper triangle only (the two orders of a pair round differently);
+            # the lower one is its exact mirror, copied below tile by tile.
+            width = stop - start
+            D[start:stop, start:stop] = np.triu(ds[:, :width], 1)
+            D[start:stop, stop:] = ds[:, width:]
+        tile = 256
+        for a in range(0, n, tile):
+            upper = np.triu(D[a : a + tile, a : a + tile], 1)
+            D[a : a + tile, a : a + tile] = upper + upper.T
+            for b in range(a + tile, n, tile):
+                D[b : b + tile, a : a + tile] = D[a : a + tile, b : b + tile].T
+        np.fill_diagonal(D, -np.inf)
 
-    def _gain(self, ds, dx):
+    def dx_row(self, r, out=None):
+        """Disclosure decrease of merging slot ``r`` with every slot."""
+        out = np.add(self.p[r], self.p, out=out)
+        _xlogx(out, out=out)
+        return np.subtract(out, self.h[r] + self.h, out=out)
+
+    def _gain(self, ds, dx, out=None):
+        """What the greedy maximises, and what the threshold bounds (None for lam)."""
         if self.lam is None:
             return (ds, dx) if self.objective == "funnel" else (dx, ds)
         if self.objective == "funnel":
-            return ds - self.lam * dx, None
-        return self.lam * dx - ds, None
+            g = np.multiply(dx, -self.lam, out=out)
+            return np.add(g, ds, out=g), None
+        g = np.multiply(dx, self.lam, out=out)
+        return np.subtract(g, ds, out=g), None
+
+    def row(self, r, budget):
+        """Best feasible entry ``(value, column)`` of row ``r`` (``(-inf, -1)`` if none),
+        the row of feasible gains (``-inf`` elsewhere) and its constrained costs
+        (None for lam; None when not computed: only for the funnel, whose gains
+        are stored and whose costs are checked at the best entry first)."""
+        D = self.D
+        if self.lam is not None:
+            g = np.where(D[r] > _TOL, D[r], -np.inf)
+            c = None
+        elif self.objective == "funnel":
+            g = D[r]
+            k = int(g.argmax())
+            if g[k] == -np.inf or self.funnel_feasible(r, k, budget):
+                return (float(g[k]), k), g, None
+            c = self.dx_row(r)
+            g = np.where(c <= budget, g, -np.inf)
+        else:
+            c = D[r]
+            g = self.dx_row(r)
+            g[c > budget] = -np.inf
+            g[self.dead] = -np.inf
+            g[r] = -np.inf
+        k = int(g.argmax())
+        return (float(g[k]), k if g[k] > -np.inf else -1), g, c
+
+    def funnel_feasible(self, r, k, budget):
+        """Whether ``dx(r, k) <= budget`` (funnel), without a logarithm when clear.
+
+        ``dx = (p_r + p_k) H_2(p_r / (p_r + p_k)) <= (p_r + p_k) log 2``; the
+        bound is padded so that it also covers the rounding of the computed dx,
+        and so always agrees with the exact test.
+        """
+        if (self.p[r] + self.p[k]) * _LOG2_PADDED + 1e-15 <= budget:
+            return True
+        return self.pair_values([r], [k])[1][0] <= budget
+
+    def feasible_columns(self, r, g, c, low, budget):
+        """Columns of row ``r`` whose feasible gain is ``>= low``, in order."""
+        cols = np.flatnonzero(g >= low)
+        if c is None and self.lam is None and cols.size:
+            cost = self.pair_values(np.full(cols.size, r), cols)[1]
+            cols = cols[cost <= budget]
+        return cols
+
+    def cost(self, r, c, cost_row):
+        """Constrained cost of pair ``(r, c)`` (threshold mode)."""
+        if cost_row is not None:
+            return cost_row[c]
+        return self.pair_values([r], [c])[1][0]
 
     def budget(self, threshold):
         """Largest constrained cost a merge may have (threshold mode)."""
@@ -236,11 +308,10 @@ class _MergeState:
         return current - threshold + _TOL
 
     def merge(self, i, j):
-        """Merge symbol ``j`` into ``i`` (``i < j``); update row/column i of the costs.
+        """Merge symbol ``j`` into ``i`` (``i < j``); update row/column i of ``D``.
 
         Returns the new gain row of ``i`` (-inf at ``i`` and at merged-away
-        slots) and its constraint row (or None); both are overwritten by the
-        next merge.
+        slots, feasibility not applied); it is overwritten by the next merge.
         """
         Q, phi, h = self.Q, self.phi, self.h
         q_i = Q[:, i] + Q[:, j]
@@ -258,46 +329,46 @@ class _MergeState:
         Q[:, i] = q_i
         phi[i], h[i] = phi_i, h_i
         self.active[j] = False
-        if self.penalty is None:
-            phi[j], h[j] = -np.inf, np.inf
-        else:
-            self.penalty[j] = -np.inf
+        self.dead[j] = True
         # (phi_i - phi_m) + phi rounds exactly as -((phi_m - phi_i) - phi).
         ds_row = np.subtract(phi_i, phi_m, out=phi_m)
         np.add(ds_row, phi, out=ds_row)
-        dx_row = np.subtract(h_m, h_i, out=self._dx)
-        np.subtract(dx_row, h, out=dx_row)
-        g, c = self._gain(ds_row, dx_row)
-        if self.penalty is not None:
-            np.add(g, self.penalty, out=g)
-        g[i] = -np.inf
-        G = self.G
-        G[i] = g
-        G[:, i] = g
-        G[:, j] = -np.inf
-        if c is not None:
-            self.C[i] = c
-            self.C[:, i] = c
-        return g, c
+        # h_m - (h_i + h): what dx_row computes for any row against column i.
+        dx_row = np.add(h, h_i, out=self._dx)
+        np.subtract(h_m, dx_row, out=dx_row)
+        g, _ = self._gain(ds_row, dx_row, out=self._dx)
+        stored = ds_row if self.lam is None else g
+        for row in (g, stored):
+            row[self.dead] = -np.inf
+            row[i] = -np.inf
+        D = self.D
+        D[i] = stored
+        D[:, i] = stored
+        D[:, j] = -np.inf
+        return g
 
     def compact(self):
-        """Drop merged-away slots.
+        """Drop merged-away slots, moving ``D``'s live block in place (no second matrix).
 
         Returns the kept slot indices (in order) and the map from old slots to
         new ones, of length ``n + 1`` so that index -1 maps to -1.
         """
         keep = np.flatnonzero(self.active)
+        m = keep.size
         remap = np.full(self.n + 1, -1, dtype=np.int64)
-        remap[keep] = np.arange(keep.size)
+        remap[keep] = np.arange(m)
+        D = self.D
+        flat = D.reshape(-1)  # a view: D is C-contiguous
+        # Row k of the new matrix is written to flat[k m : (k + 1) m], below the
+        # old row keep[k] >= k (which starts at keep[k] n >= k m): never read again.
+        for k, r in enumerate(keep):
+            flat[k * m : (k + 1) * m] = D[r, keep]
+        self.D = flat[: m * m].reshape(m, m)
         self.Q = self.Q[:, keep]
         self.phi, self.h, self.ids = self.phi[keep], self.h[keep], self.ids[keep]
-        self.G = self.G[np.ix_(keep, keep)]
-        if self.C is not None:
-            self.C = self.C[np.ix_(keep, keep)]
-        self.active = np.ones(keep.size, dtype=bool)
-        if self.penalty is not None:
-            self.penalty = np.zeros(keep.size)
-        self.n = keep.size
+        self.active = np.ones(m, dtype=bool)
+        self.dead = np.zeros(m, dtype=bool)
+        self.n = m
         self._buffers()
         return keep, remap
 
@@ -307,29 +378,54 @@ class _MergeState:
             new.__dict__[key] = value.copy() if hasattr(value, "copy") else value
         return new
 
+    def pair_values(self, a, b):
+        """Gains and constrained costs (None for lam) of the pairs ``(a[k], b[k])``."""
+        a, b = np.asarray(a), np.asarray(b)
+        stored = self.D[a, b]
+        if self.lam is not None:
+            return stored, None
+        dx = _xlogx(self.p[a] + self.p[b]) - (self.h[a] + self.h[b])
+        return (stored, dx) if self.objective == "funnel" else (dx, stored)
+
     def best_pairs(self, budgets):
-        """Best feasible pair for each budget (None when none), by one sort of all pairs."""
+        """Chosen pair for each budget (None when none), by the tie rule over all pairs."""
         act = np.flatnonzero(self.active)
         if act.size < 2:
             return [None] * len(budgets)
         iu, ju = np.triu_indices(act.size, 1)
-        g = self.G[act[iu], act[ju]]
-        order = np.argsort(-g, kind="stable")
-        if self.C is None:
-            best = order[0]
-            ok = g[best] > _TOL
-            return [(int(act[iu[best]]), int(act[ju[best]])) if ok else None] * len(budgets)
-        c = self.C[act[iu], act[ju]][order]
-        prefix_min = np.minimum.accumulate(c)
+        g, c = self.pair_values(act[iu], act[ju])
         out = []
         for b in budgets:
-            k = np.searchsorted(-prefix_min, -b, side="left")
-            if k >= order.size:
+            ok = g > _TOL if c is None else c <= b
+            if not ok.any():
                 out.append(None)
-            else:
-                best = order[k]
-                out.append((int(act[iu[best]]), int(act[ju[best]])))
+                continue
+            top = g[ok].max()
+            k = int(np.flatnonzero(ok & (g >= top - _TIE))[0])
+            out.append((int(act[iu[k]]), int(act[ju[k]])))
         return out
+
+    def initial_bests(self):
+        """Each row's best entry (first largest, feasibility not applied), in row blocks."""
+        n = self.n
+        best_col = np.empty(n, dtype=np.int64)
+        best_val = np.empty(n)
+        rows = max(1, _BLOCK_ELEMENTS // max(1, n))
+        dx = np.empty((rows, n))
+        for start in range(0, n, rows):
+            stop = min(n, start + rows)
+            g = self.D[start:stop]  # -inf on the diagonal and at merged-away slots
+            if self.lam is None and self.objective == "bottleneck":
+                g = dx[: stop - start]
+                np.add(self.p[start:stop, None], self.p[None, :], out=g)
+                _xlogx(g, out=g)
+                np.subtract(g, self.h[start:stop, None] + self.h[None, :], out=g)
+                g[np.arange(stop - start), np.arange(start, stop)] = -np.inf
+                g[:, self.dead] = -np.inf
+            k = g.argmax(axis=1)
+            best_col[start:stop] = k
+            best_val[start:stop] = g[np.arange(stop - start), k]
+        return best_val, best_col
 
     def result(self):
         merges = np.asarray(self.merges, dtype=np.int64).reshape(-1, 2)
@@ -348,82 +444,106 @@ def _run(state, threshold, max_merges=None, until=None, bar=None):
     """Greedy loop from ``state`` until no merge qualifies.
 
     With ``until`` (a larger threshold than ``threshold``), it also stops,
-    before merging, at the first pair chosen under ``threshold`` that
-    ``until`` does not allow: up to there every threshold in between makes the
-    same choices (the best pair of the largest feasible set lies in the smaller
-    ones), which is how :func:`greedy_sweep` shares the work.
+    before merging, at the first choice under ``threshold`` that ``until``
+    might not make: unless both the chosen pair and a pair of the best
+    feasible gain are allowed by ``until``. Up to there every threshold in
+    between makes the same choices, which is how :func:`greedy_sweep` shares
+    the work.
 
-    Each live row ``r`` keeps ``(best_val[r], best_col[r])``: an entry of G
-    that is at least every feasible entry of the row, ties going to the
-    smaller column. With a threshold the feasible sets only shrink (the
-    budget decreases with every merge), so the entry may have become
-    infeasible: it is an upper bound, checked only when it is the largest of
-    all rows (and then searched again among the feasible entries). The largest
-    bound that is feasible is the best feasible pair, and the first row holding
-    it gives the textbook's tie-break. Rows without a candidate (merged away,
-    or nothing feasible left) hold ``(_NONE, -1)``. ``bar`` (a progress bar)
-    advances by one per merge.
+    Each live row ``r`` keeps ``(best_val[r], best_col[r])``, an upper bound
+    on its feasible entries. A *clean* row's bound is an entry that comes, in
+    the order (gain descending, column ascending), before every feasible
+    entry of the row; a *dirty* row's bound is only a value (its entry was
+    merged or changed). Bounds stay valid because the feasible sets only
+    shrink and the one changed column (the merged symbol's) is compared with
+    every bound at each merge. The row of the largest bound (the first such
+    row) is recomputed exactly (``O(n)``); when its exact best equals its
+    bound it is the best feasible gain ``M``. A merge marks dirty only the
+    rows whose entry it removed or lowered and recomputes none of them: they
+    are recomputed when they reach the top. The merged pair is then the
+    lexicographically smallest feasible pair with gain ``>= M - _TIE``:
+    the first row whose exact best reaches ``M - _TIE`` (only rows before
+    the top one with bounds that high are recomputed) and its first such
+    column. ``bar`` (a progress bar) advances by one per merge.
     """
-    G, C, n = state.G, state.C, state.n
-    constrained = C is not None
+    n = state.n
+    constrained = state.constrained
     budget = state.budget(threshold) if constrained else np.inf
-    best_col = G.argmax(axis=1)
-    best_val = G[np.arange(n), best_col]
+    best_val, best_col = state.initial_bests()
     best_val[~state.active] = -np.inf
     none = best_val == -np.inf
     best_val[none], best_col[none] = _NONE, -1
+    dirty = np.zeros(n, dtype=bool)
     n_merged = n - int(np.count_nonzero(state.active))  # merged-away slots not yet compacted
     done = 0
+
+    def refresh(r):
+        (value, k), g, c = state.row(r, budget)
+        if value == -np.inf:
+            best_val[r], best_col[r] = _NONE, -1
+        else:
+            best_val[r], best_col[r] = value, k
+        dirty[r] = False
+        return g, c
+
     while max_merges is None or done < max_merges:
         r = int(best_val.argmax())
-        value = float(best_val[r])
-        if value <= _NONE or (not constrained and value <= _TOL):
+        bound = float(best_val[r])
+        if bound <= _NONE or (not constrained and bound <= _TOL):
             break
-        b = int(best_col[r])
-        if constrained and C[r, b] > budget:
-            row = np.where(C[r] <= budget, G[r], -np.inf)
-            k = int(row.argmax())
-            if row[k] > -np.inf:
-                best_val[r], best_col[r] = row[k], k
-            else:
-                best_val[r], best_col[r] = _NONE, -1
+        g, c = refresh(r)
+        if best_val[r] < bound:
             continue
-        if until is not None and C[r, b] > state.budget(until):
-            break
-        i, j = (r, b) if r < b else (b, r)
-        g, _ = state.merge(i, j)
+        top_col = int(best_col[r])
+        low = bound - _TIE
+        a = r
+        for row in np.flatnonzero(best_val[:r] >= low):
+            g_a, c_a = refresh(int(row))
+            if best_val[row] >= low:
+                a, g, c = int(row), g_a, c_a
+                break
+        b = int(state.feasible_columns(a, g, c, low, budget)[0])
+        if until is not None:
+            tight = state.budget(until)
+            if state.cost(r, top_col, None) > tight or state.cost(a, b, c) > tight:
+                break
+        i, j = (a, b) if a < b else (b, a)
+        g = state.merge(i, j)
         done += 1
         if bar is not None:
             bar.update()
         n_merged += 1
         if constrained:
             budget = state.budget(threshold)
-        best_val[j], best_col[j] = _NONE, -1
-        # Rows whose best entry was i or j are searched again; g is -inf at
-        # merged-away slots, below their _NONE, so they are never touched.
+        best_val[j], best_col[j], dirty[j] = _NONE, -1, False
+        # Rows whose entry was i or j lose it; those that i now beats get it
+        # (clean rows also on a tie with a later column). The rest go dirty,
+        # keeping their bound. g is -inf at merged-away slots, below _NONE.
         stale = best_col == j
         stale |= best_col == i
-        # Rows whose best entry is now i (ties go to the smaller column).
         better = g > best_val
         tie = g == best_val
         if tie.any():
             tie &= best_col >= i
+            tie &= ~dirty
             better |= tie
         rows = better.nonzero()[0]
         best_val[rows] = g[rows]
         best_col[rows] = i
+        dirty[rows] = False
+        stale &= ~better
+        dirty |= stale
         k = int(g.argmax())
-        best_val[i], best_col[i] = g[k], k
-        stale[i] = False
-        rows = stale.nonzero()[0]
-        if rows.size:
-            k = G[rows].argmax(axis=1)
-            best_col[rows] = k
-            best_val[rows] = G[rows, k]
+        if g[k] == -np.inf:
+            best_val[i], best_col[i] = _NONE, -1
+        else:
+            best_val[i], best_col[i] = g[k], k
+        dirty[i] = False
         if n >= _COMPACT_MIN and n_merged >= _COMPACT_FRACTION * n:
             keep, remap = state.compact()
-            G, C, n = state.G, state.C, state.n
+            n = state.n
             best_val, best_col = best_val[keep], remap[best_col[keep]]
+            dirty = dirty[keep]
             n_merged = 0
     return state
 
