@@ -335,6 +335,11 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         X_release, S = self._split_sensitive(X)
         if S is not None and sensitive is not None:
             raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
+        if sensitive is not None and getattr(self, "observation", None) == "full":
+            raise ValueError(
+                "observation='full' reads S at transform time: give S as columns of X with "
+                "sensitive=..., not as the `sensitive` argument of fit."
+            )
         if sensitive is not None:
             S = check_sensitive(sensitive, n_samples=X.shape[0])
         elif S is not None:

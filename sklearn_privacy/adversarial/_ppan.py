@@ -313,11 +313,6 @@ class PPANTransformer(BaseMechanism):
         -------
         self : PPANTransformer
         """
-        if self.observation == "full" and sensitive is not None:
-            raise ValueError(
-                "observation='full' reads S at transform time: give S as columns of X with "
-                "sensitive=..., not as the `sensitive` argument of fit."
-            )
         return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
 
     def get_tradeoff_knob(self):

@@ -242,11 +242,6 @@ default="hamming"
         -------
         self : ConvexPrivacyMapping
         """
-        if self.observation == "full" and sensitive is not None:
-            raise ValueError(
-                "observation='full' reads S at transform time: give S as columns of X with "
-                "sensitive=..., not as the `sensitive` argument of fit."
-            )
         return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
 
     # ------------------------------------------------------------- the hooks
