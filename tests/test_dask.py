@@ -65,3 +65,12 @@ def test_gaussian_release_of_a_dask_array_records_one_release():
     np.testing.assert_allclose(np.var(noise, axis=0), mech.noise_variance_, rtol=0.1)
     with pytest.raises(ValueError, match="in-memory data"):
         L2CompressionDP().fit(da.from_array(X, chunks=(1000, 3)))
+
+
+def test_leakage_scorer_reads_a_dask_fold(frame):
+    from sklearn_privacy.metrics import make_leakage_scorer
+
+    mech = ConvexPrivacyMapping(0.2, sensitive=["s"], random_state=0).fit(frame)
+    lazy = make_leakage_scorer()(mech, dd.from_pandas(frame, npartitions=3))
+    eager = make_leakage_scorer()(mech, frame)
+    assert lazy == pytest.approx(eager, abs=0.02) and lazy < 0
