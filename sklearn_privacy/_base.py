@@ -16,7 +16,6 @@ Giving S both ways, or neither to a mechanism that needs it, raises a
 and :meth:`BaseMechanism._release`; this class does all validation around them.
 """
 
-import inspect
 import warnings
 from numbers import Integral
 
@@ -157,12 +156,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         X_release, S = self._validate_fit_input(X, sensitive)
         X_release, S, y, sample_weight = self._apply_sample_weight(X_release, S, y, sample_weight)
         self._spawn_streams()
-        if "sample_weight" in inspect.signature(self._fit_mechanism).parameters:
-            self._fit_mechanism(X_release, S, y, sample_weight)
-        elif sample_weight is not None:
-            raise ValueError(f"{self.__class__.__name__} does not support sample_weight.")
-        else:
-            self._fit_mechanism(X_release, S, y)
+        self._fit_mechanism(X_release, S, y, sample_weight)
         return self
 
     def _fit_dask(self, X, y, sensitive, sample_weight):
@@ -413,8 +407,6 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
                     S.astype(np.float64)
                 except ValueError:
                     pass
-            elif S.dtype.kind in "fc" and not np.all(np.isfinite(S)):
-                raise ValueError("The sensitive columns of X contain NaN or infinite values.")
         return X_release, S
 
     def __sklearn_tags__(self):
