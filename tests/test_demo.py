@@ -1,18 +1,110 @@
 """The main job (``python -m sklearn_privacy``) on small settings."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from sklearn_privacy._demo import main, run_adult, run_breast_cancer
+from sklearn_privacy import _demo
+from sklearn_privacy._demo import (
+    load_adult,
+    main,
+    make_synthetic_census,
+    run_breast_cancer,
+    run_funnel,
+)
 
 
-def test_breast_cancer_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
+def _plugin_mutual_information(a, b):
+    """I(a; b) in nats from the contingency table (independent of the library)."""
+    table = pd.crosstab(a, b).to_numpy(dtype=float)
+    p = table / table.sum()
+    outer = p.sum(axis=1, keepdims=True) * p.sum(axis=0, keepdims=True)
+    nz = p > 0
+    return float(np.sum(p[nz] * np.log(p[nz] / outer[nz])))
+
+
+def _joint(frame):
+    return frame[_demo.RELEASED].astype(str).agg("|".join, axis=1)
+
+
+def test_synthetic_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
     out = tmp_path / "tradeoff.png"
-    assert main(["--splits", "2", "--output", str(out)]) == 0
+    argv = ["--synthetic", "--splits", "2", "--thresholds", "0.95,0.8", "--output", str(out)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("SYNTHETIC census-like data")
+    for row in ("none (no mechanism)", "0.95", "0.8", "majority guess"):
+        assert row in text
+    assert "always guessing the majority sex" in text  # the adversary's comparison
+    assert out.stat().st_size > 10_000
+
+
+def test_missing_adult_falls_back_with_one_line(tmp_path, capsys, monkeypatch, pyplot):
+    def offline(remote, path):
+        raise FileNotFoundError(f"Data file not found: {path}")
+
+    monkeypatch.setattr("sklearn_privacy.datasets._base._download", offline)
+    home = tmp_path / "home"
+    argv = ["--data-home", str(home), "--splits", "2", "--thresholds", "0.8",
+            "--output", str(tmp_path / "t.png")]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert str(home / "adult" / "adult.data") in lines[0]
+    assert "SYNTHETIC" in lines[0] and "--data-home" in lines[0]
+    assert lines[1].startswith("SYNTHETIC census-like data")
+
+
+def test_synthetic_data_leaks_sex_through_relationship():
+    frame, y, name = make_synthetic_census(n_samples=5000, random_state=1)
+    assert list(frame.columns) == _demo.RELEASED + ["sex"]
+    assert "SYNTHETIC" in name
+    husbands = frame["relationship"] == "Husband"
+    assert set(frame.loc[husbands, "sex"]) == {"Male"}
+    assert _plugin_mutual_information(frame["sex"], frame["relationship"]) > 0.2
+    assert 0.6 < max(y.mean(), 1 - y.mean()) < 0.8
+
+
+def test_funnel_story_on_synthetic_data():
+    frame, y, _ = make_synthetic_census(n_samples=8000)
+    result, baselines = run_funnel(frame, y, thresholds=(0.95, 0.8), n_splits=2)
+    leak = -result.mean_test_scores["leakage"]
+    plain_leak = -baselines["no mechanism"].mean_test_scores["leakage"][0]
+    assert plain_leak > leak[0] > leak[1]
+    assert plain_leak == pytest.approx(_plugin_mutual_information(frame["sex"], _joint(frame)),
+                                       abs=0.03)  # fmt: skip
+    assert result.mean_test_scores["accuracy"][1] > np.mean(baselines["majority class"])
+
+
+def test_adult_story(data_home):
+    frame, y, name = load_adult(data_home)
+    assert "UCI Adult" in name and len(frame) == 32561
+    result, baselines = run_funnel(frame, y, thresholds=(0.95, 0.8), n_splits=2)
+    leak = -result.mean_test_scores["leakage"]
+    accuracy = result.mean_test_scores["accuracy"]
+    adversary = -result.mean_test_scores["adversary"]
+    plain = baselines["no mechanism"].mean_test_scores
+    # no mechanism: the release is the columns, whose leakage is I(sex; columns)
+    oracle = _plugin_mutual_information(frame["sex"], _joint(frame))
+    assert -plain["leakage"][0] == pytest.approx(oracle, abs=0.02)
+    assert oracle > 0.25  # relationship (husband, wife) reveals sex
+    # leakage falls with the threshold, income accuracy stays above the majority class
+    assert -plain["leakage"][0] > leak[0] > leak[1] and leak[1] < 0.03
+    majority = max(np.mean(y), 1 - np.mean(y))
+    assert np.mean(baselines["majority class"]) == pytest.approx(majority, abs=0.005)
+    assert np.all(accuracy > majority) and plain["accuracy"][0] > accuracy[0] > accuracy[1]
+    # the adversary falls to the majority guess of sex as the leakage goes
+    majority_sex = np.mean(frame["sex"] == "Male")
+    assert np.mean(baselines["majority sex"]) == pytest.approx(majority_sex, abs=0.005)
+    assert -plain["adversary"][0] > adversary[0] > adversary[1]
+    assert adversary[1] == pytest.approx(majority_sex, abs=0.01)
+
+
+def test_dp_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
+    out = tmp_path / "dp.png"
+    assert main(["--dp", "--splits", "2", "--output", str(out)]) == 0
     text = capsys.readouterr().out
     assert "majority-class accuracy" in text
-    assert text.count("\n") > 10
-    assert out.stat().st_size > 1000
+    assert out.stat().st_size > 10_000
 
 
 def test_breast_cancer_accuracy_grows_with_epsilon():
@@ -21,12 +113,3 @@ def test_breast_cancer_accuracy_grows_with_epsilon():
     # at epsilon = 0.5 the release is noise: the majority class; at 1000 near the non-private
     assert acc[0] == pytest.approx(baselines["majority"], abs=0.03)
     assert acc[1] > 0.9
-
-
-def test_adult_job_reduces_leakage(data_home):
-    _, table, result, _ = run_adult(data_home, thresholds=(1.0, 0.5), n_splits=2)
-    leakage = -result.mean_test_scores["leakage"]
-    assert leakage[0] > 0.3  # relationship (husband/wife) reveals sex
-    assert leakage[1] < 0.05
-    assert np.all(result.mean_test_scores["accuracy"] > 0.7)
-    assert "I(sex; release)" in table

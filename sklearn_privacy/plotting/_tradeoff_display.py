@@ -1,44 +1,204 @@
 """Display of a privacy/utility trade-off (matplotlib is imported lazily)."""
 
+import warnings
+from numbers import Real
+
 import numpy as np
 
 from sklearn_privacy.model_selection import pareto_front, tradeoff_curve
+from sklearn_privacy.plotting._cv_results import (
+    format_value,
+    inspect_search,
+    mechanism_series,
+    point_labels,
+)
 
 __all__ = ["TradeoffDisplay"]
 
+# One marker per series drawn on an axes, in order, so that series stay apart in
+# black and white too; the colours come from matplotlib's colour cycle.
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "<", ">")
+_BASELINE_MARKERS = ("*", "X", "P", "h")
+_BASELINE_STYLES = (":", "-.", (0, (5, 2, 1, 2)), (0, (1, 3)))
+_SERIES_GID = "sklearn_privacy.tradeoff.series"
+_LABEL_GID = "sklearn_privacy.tradeoff.label"
+_THEORY_GID = "sklearn_privacy.tradeoff.theory"
+_BASELINE_GID = "sklearn_privacy.tradeoff.baseline"
+_PARETO_LABEL = "Pareto front"
+_CONSTRUCTOR_KEYS = (
+    "leakage_std",
+    "utility_std",
+    "param_range",
+    "series",
+    "leakage_name",
+    "utility_name",
+    "estimator_name",
+    "baselines",
+    "theory",
+)
+
+
+def _import_pyplot(where):
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - matplotlib is a test dependency
+        raise ImportError(
+            f"{where} needs matplotlib: pip install 'sklearn-privacy[plot]'."
+        ) from exc
+    return plt
+
+
+def _as_1d(values, name, size=None):
+    if values is None:
+        return None
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}.")
+    if size is not None and array.size != size:
+        raise ValueError(f"{name} has {array.size} values but leakage has {size}.")
+    return array
+
+
+def _check_baselines(baselines):
+    if baselines is None:
+        return {}
+    if not isinstance(baselines, dict):
+        raise TypeError(
+            "baselines must be a dict mapping a name to a utility (a float, drawn as a "
+            f"horizontal line) or a (leakage, utility) pair, got {type(baselines).__name__}."
+        )
+    checked = {}
+    for name, value in baselines.items():
+        if isinstance(value, Real):
+            checked[str(name)] = float(value)
+            continue
+        pair = np.asarray(value, dtype=float)
+        if pair.shape != (2,):
+            raise ValueError(
+                f"baselines[{name!r}] must be a float (a utility) or a (leakage, utility) "
+                f"pair, got {value!r}."
+            )
+        checked[str(name)] = (float(pair[0]), float(pair[1]))
+    return checked
+
+
+def _check_theory(theory):
+    if theory is None:
+        return {}
+    if not isinstance(theory, dict):
+        theory = {"theoretical optimum": theory}
+    checked = {}
+    for name, curve in theory.items():
+        if len(curve) != 2:
+            raise ValueError(
+                f"theory[{name!r}] must be a (leakage, utility) pair of arrays, got "
+                f"{len(curve)} items."
+            )
+        x = _as_1d(curve[0], f"theory[{name!r}] leakage")
+        y = _as_1d(curve[1], f"theory[{name!r}] utility", x.size)
+        checked[str(name)] = (x, y)
+    return checked
+
+
+def _step_vertices(leakage, utility):
+    """Vertices of the staircase through Pareto points sorted by leakage.
+
+    From each point the utility it reaches is held until the next point's
+    leakage (any leakage at least as large can use that point).
+    """
+    x, y = [leakage[0]], [utility[0]]
+    for i in range(1, leakage.size):
+        x += [leakage[i], leakage[i]]
+        y += [utility[i - 1], utility[i]]
+    return np.asarray(x), np.asarray(y)
+
 
 class TradeoffDisplay:
-    """Leakage against utility, one point per value of a trade-off knob.
+    """Leakage against utility: one point per operating point of a mechanism.
 
-    Build it with :meth:`from_estimator` (runs :func:`tradeoff_curve`) or
-    :meth:`from_tradeoff` (reuses its result); :meth:`plot` draws it.
+    The points are drawn with their error bars (when given), the Pareto front
+    of each series as a staircase, labels with the knob values, and optional
+    baselines (a utility reached without the data, such as the majority class,
+    as a horizontal line; an operating point such as "no mechanism" as a
+    marked point) and theoretical curves (dashed), for instance from
+    :mod:`sklearn_privacy.theory`.
+
+    Build it with :meth:`from_cv_results` (a ``GridSearchCV``'s
+    ``cv_results_``), :meth:`from_estimator` (runs :func:`tradeoff_curve`) or
+    :meth:`from_tradeoff` (reuses its result); :meth:`plot` draws it. Several
+    displays drawn on one axes (``plot(ax=other.ax_)``) take distinct colours
+    and markers and share one legend.
 
     Parameters
     ----------
-    leakage : ndarray of shape (n_points,)
-        Leakage of each point (lower is better), e.g. in nats.
-    utility : ndarray of shape (n_points,)
+    leakage : array-like of shape (n_points,)
+        Leakage of each point (lower is better), e.g. ``I(S; release)`` in nats.
+    utility : array-like of shape (n_points,)
         Utility of each point (higher is better), e.g. accuracy.
+    leakage_std : array-like of shape (n_points,), default=None
+        Standard deviation of the leakage (e.g. over cross-validation splits),
+        drawn as horizontal error bars.
+    utility_std : array-like of shape (n_points,), default=None
+        Standard deviation of the utility, drawn as vertical error bars.
     param_range : array-like of shape (n_points,), default=None
-        Knob values, used as point labels.
-    leakage_name, utility_name : str
-        Axis labels.
+        Knob value of each point, used as point labels (``None`` entries are
+        not labelled).
+    series : array-like of shape (n_points,), default=None
+        Name of the series (e.g. the mechanism) of each point; each series is
+        drawn with its own colour, marker and Pareto front. ``None``: one series.
+    leakage_name : str, default="leakage (nats)"
+        Label of the leakage axis.
+    utility_name : str, default="accuracy"
+        Label of the utility axis.
     estimator_name : str, default=None
-        Legend label.
+        Legend label of a single series.
+    baselines : dict, default=None
+        Reference points by name. A float is a utility reached at no leakage
+        cost worth plotting (e.g. ``{"majority class": 0.76}``), drawn as a
+        horizontal line; a ``(leakage, utility)`` pair is an operating point
+        (e.g. ``{"no mechanism": (0.36, 0.83)}``), drawn as a marked point.
+    theory : tuple of two arrays or dict, default=None
+        A theoretical curve ``(leakage, utility)``, labelled "theoretical
+        optimum", or a dict mapping labels to such pairs; drawn dashed.
 
     Attributes
     ----------
-    line_ : matplotlib Line2D
-    pareto_line_ : matplotlib Line2D or None
+    line_ : matplotlib Line2D or list of Line2D
+        The points of each series (a list when there are several series).
+    errorbar_ : matplotlib ErrorbarContainer or list of them
+        The error bar containers of each series (``line_`` is their data line).
+    pareto_line_ : matplotlib Line2D, list of Line2D or None
+        The Pareto staircase of each series with at least two points.
+    baseline_lines_ : dict of str to matplotlib Line2D
+        The drawn baselines, by name.
+    theory_lines_ : dict of str to matplotlib Line2D
+        The drawn theoretical curves, by name.
+    annotations_ : list of matplotlib Annotation
+        The point labels that were drawn (labels too close to another are left out).
     ax_ : matplotlib Axes
+        Axes with the trade-off.
     figure_ : matplotlib Figure
+        Figure containing the axes.
+
+    See Also
+    --------
+    sklearn_privacy.model_selection.tradeoff_curve : Leakage and utility along one knob.
+    sklearn_privacy.model_selection.pareto_front : The non-dominated points of a trade-off.
 
     Examples
     --------
+    >>> import matplotlib.pyplot as plt
     >>> from sklearn_privacy.plotting import TradeoffDisplay
-    >>> display = TradeoffDisplay([0.1, 0.3, 0.2], [0.7, 0.9, 0.6], param_range=[1, 10, 5])
+    >>> display = TradeoffDisplay(
+    ...     [0.02, 0.30, 0.10], [0.76, 0.81, 0.79], param_range=[0.6, 0.99, 0.9],
+    ...     baselines={"majority class": 0.75, "no mechanism": (0.36, 0.82)},
+    ... )
     >>> display.pareto_indices().tolist()
-    [0, 1]
+    [0, 2, 1]
+    >>> display = display.plot()
+    >>> display.ax_.get_xlabel()
+    'leakage (nats)'
+    >>> plt.close("all")
     """
 
     def __init__(
@@ -46,91 +206,350 @@ class TradeoffDisplay:
         leakage,
         utility,
         *,
+        leakage_std=None,
+        utility_std=None,
         param_range=None,
+        series=None,
         leakage_name="leakage (nats)",
         utility_name="accuracy",
         estimator_name=None,
+        baselines=None,
+        theory=None,
     ):
-        self.leakage = np.asarray(leakage, dtype=float)
-        self.utility = np.asarray(utility, dtype=float)
+        self.leakage = _as_1d(leakage, "leakage")
+        self.utility = _as_1d(utility, "utility", self.leakage.size)
+        self.leakage_std = _as_1d(leakage_std, "leakage_std", self.leakage.size)
+        self.utility_std = _as_1d(utility_std, "utility_std", self.leakage.size)
+        if param_range is not None and len(param_range) != self.leakage.size:
+            raise ValueError(
+                f"param_range has {len(param_range)} values but leakage has {self.leakage.size}."
+            )
         self.param_range = param_range
+        if series is not None:
+            series = np.asarray(series, dtype=object)
+            if series.shape != self.leakage.shape:
+                raise ValueError(
+                    f"series has {series.size} values but leakage has {self.leakage.size}."
+                )
+        self.series = series
         self.leakage_name = leakage_name
         self.utility_name = utility_name
         self.estimator_name = estimator_name
+        self.baselines = _check_baselines(baselines)
+        self.theory = _check_theory(theory)
 
     def pareto_indices(self):
-        """Indices of the Pareto-optimal points, by increasing leakage."""
-        return pareto_front(self.leakage, self.utility)
+        """Indices of the Pareto-optimal points over all series, by increasing leakage.
 
-    def plot(self, ax=None, *, show_pareto=True, annotate=True, **kwargs):
-        """Draw the points (and their Pareto front).
+        Returns
+        -------
+        ndarray of int
+            Indices into ``leakage`` and ``utility``; points with a non-finite
+            value are left out.
+
+        See Also
+        --------
+        sklearn_privacy.model_selection.pareto_front : The function it calls.
+
+        Examples
+        --------
+        >>> from sklearn_privacy.plotting import TradeoffDisplay
+        >>> TradeoffDisplay([0.1, 0.3, 0.2], [0.7, 0.9, 0.6]).pareto_indices().tolist()
+        [0, 1]
+        """
+        return self._pareto(np.arange(self.leakage.size))
+
+    def _pareto(self, index):
+        finite = index[np.isfinite(self.leakage[index]) & np.isfinite(self.utility[index])]
+        if finite.size == 0:
+            return finite
+        return finite[pareto_front(self.leakage[finite], self.utility[finite])]
+
+    def _series_groups(self):
+        if self.series is None:
+            return [(None, np.arange(self.leakage.size))]
+        keys = list(dict.fromkeys(self.series.tolist()))
+        return [(key, np.flatnonzero(self.series == key)) for key in keys]
+
+    def plot(self, ax=None, *, name=None, show_pareto=True, annotate=True, legend=True, **kwargs):
+        """Draw the points, their error bars, Pareto fronts, baselines and theory.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure otherwise.
+            Axes to draw on; a new figure otherwise. Series already drawn there
+            by another display keep their colours, and the new ones take the
+            next colour and marker.
+        name : str or list of str, default=None
+            Legend label of the series (a list: one per series). ``None``:
+            ``estimator_name`` for a single series, the series names otherwise;
+            a string with several series prefixes each series name.
         show_pareto : bool, default=True
-            Draw the Pareto front as a step line.
+            Draw the Pareto front of each series as a staircase.
         annotate : bool, default=True
-            Label each point with its knob value.
+            Label points with their knob value (``param_range``). A label
+            closer than about two font heights to one already drawn on the
+            axes is left out, so that labels do not collide.
+        legend : bool, default=True
+            Draw (or redraw) the legend of the axes at the place where it
+            covers the fewest points.
         **kwargs
-            Passed to ``ax.plot`` for the points.
+            Passed to ``ax.errorbar`` for every series (e.g. ``color``,
+            ``marker``, ``markersize``, ``linestyle``).
 
         Returns
         -------
-        self
-        """
-        import matplotlib.pyplot as plt
+        display : TradeoffDisplay
+            The display, with ``ax_``, ``figure_`` and the artists set.
 
+        See Also
+        --------
+        TradeoffDisplay.from_cv_results : Build and plot from a search's ``cv_results_``.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn_privacy.plotting import TradeoffDisplay
+        >>> funnel = TradeoffDisplay([0.0, 0.1, 0.3], [0.75, 0.78, 0.80],
+        ...                          param_range=[0.5, 0.9, 0.99], estimator_name="funnel")
+        >>> funnel = funnel.plot()
+        >>> other = TradeoffDisplay([0.05, 0.2], [0.74, 0.79]).plot(ax=funnel.ax_, name="other")
+        >>> [text.get_text() for text in other.ax_.get_legend().get_texts()]
+        ['funnel', 'other', 'Pareto front']
+        >>> plt.close("all")
+        """
+        plt = _import_pyplot("TradeoffDisplay.plot")
         if ax is None:
             _, ax = plt.subplots()
-        kwargs = {"marker": "o", "linestyle": "-", **kwargs}
-        if self.estimator_name is not None:
-            kwargs.setdefault("label", self.estimator_name)
-        (self.line_,) = ax.plot(self.leakage, self.utility, **kwargs)
-        self.pareto_line_ = None
-        if show_pareto and self.leakage.size > 1:
-            front = self.pareto_indices()
-            (self.pareto_line_,) = ax.step(
-                self.leakage[front],
-                self.utility[front],
-                where="post",
-                linestyle="--",
-                color=self.line_.get_color(),
-                alpha=0.6,
-                label="Pareto front",
+        groups = self._series_groups()
+        names = self._series_names(groups, name)
+        n_before = sum(line.get_gid() == _SERIES_GID for line in ax.get_lines())
+        lines, containers, fronts = [], [], []
+        for k, ((_, index), label) in enumerate(zip(groups, names)):
+            style = {
+                "marker": _MARKERS[(n_before + k) % len(_MARKERS)],
+                "linestyle": "none",
+                "markersize": 6,
+                "capsize": 2,
+                "elinewidth": 0.8,
+                **kwargs,
+            }
+            if label is not None:
+                style.setdefault("label", label)
+            container = ax.errorbar(
+                self.leakage[index],
+                self.utility[index],
+                xerr=None if self.leakage_std is None else self.leakage_std[index],
+                yerr=None if self.utility_std is None else self.utility_std[index],
+                **style,
             )
-        if annotate and self.param_range is not None:
-            for x, y, value in zip(self.leakage, self.utility, self.param_range):
-                ax.annotate(
-                    f"{value:g}"
-                    if np.isscalar(value) and not isinstance(value, str)
-                    else str(value),
-                    (x, y),
-                    textcoords="offset points",
-                    xytext=(4, 4),
-                    fontsize=8,
+            line = container.lines[0]
+            line.set_gid(_SERIES_GID)
+            lines.append(line)
+            containers.append(container)
+            front = self._pareto(index)
+            if show_pareto and front.size > 1:
+                has_label = _PARETO_LABEL in ax.get_legend_handles_labels()[1]
+                x, y = _step_vertices(self.leakage[front], self.utility[front])
+                (step,) = ax.plot(
+                    x,
+                    y,
+                    linestyle="-",
+                    linewidth=1.0,
+                    color=line.get_color(),
+                    alpha=0.5,
+                    zorder=line.get_zorder() - 0.5,
+                    label="_nolegend_" if has_label else _PARETO_LABEL,
                 )
+                fronts.append(step)
+        self.baseline_lines_ = self._plot_baselines(ax)
+        self.theory_lines_ = {}
+        for label, (x, y) in self.theory.items():
+            (self.theory_lines_[label],) = ax.plot(
+                x, y, linestyle="--", color="0.2", linewidth=1.2, label=label, gid=_THEORY_GID
+            )
         ax.set_xlabel(self.leakage_name)
         ax.set_ylabel(self.utility_name)
-        if "label" in kwargs or self.pareto_line_ is not None:
-            ax.legend(loc="lower right")
+        ax.margins(0.08)
+        self.annotations_ = []
+        if annotate and self.param_range is not None:
+            ax.autoscale_view()
+            for _, index in groups:
+                self.annotations_ += self._annotate(ax, index)
+        self.line_ = lines[0] if len(lines) == 1 else lines
+        self.errorbar_ = containers[0] if len(containers) == 1 else containers
+        self.pareto_line_ = (fronts[0] if len(fronts) == 1 else fronts) if fronts else None
+        if legend and ax.get_legend_handles_labels()[1]:
+            _draw_legend(ax)
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
 
-    @classmethod
-    def from_tradeoff(cls, result, *, leakage="leakage", utility="accuracy", **kwargs):
-        """Display of a :func:`tradeoff_curve` result.
+    def _series_names(self, groups, name):
+        if isinstance(name, (list, tuple)):
+            if len(name) != len(groups):
+                raise ValueError(f"name has {len(name)} entries for {len(groups)} series.")
+            return [str(n) for n in name]
+        if len(groups) == 1:
+            key = groups[0][0]
+            label = name if name is not None else self.estimator_name
+            return [label if label is not None else (None if key is None else str(key))]
+        if name is None:
+            return [str(key) for key, _ in groups]
+        return [f"{name}: {key}" for key, _ in groups]
 
-        ``neg_`` leakage scores (scorers with ``greater_is_better=False``) are
-        given as negative numbers: they are negated back for the axis.
+    def _plot_baselines(self, ax):
+        artists = {}
+        n_lines = n_points = 0
+        for label, value in self.baselines.items():
+            if isinstance(value, float):
+                artists[label] = ax.axhline(
+                    value,
+                    linestyle=_BASELINE_STYLES[n_lines % len(_BASELINE_STYLES)],
+                    color="0.4",
+                    linewidth=1.2,
+                    label=label,
+                    gid=_BASELINE_GID,
+                )
+                n_lines += 1
+            else:
+                (artists[label],) = ax.plot(
+                    [value[0]],
+                    [value[1]],
+                    marker=_BASELINE_MARKERS[n_points % len(_BASELINE_MARKERS)],
+                    markersize=12,
+                    linestyle="none",
+                    color="0.15",
+                    markerfacecolor="gold",
+                    label=label,
+                    gid=_BASELINE_GID,
+                )
+                n_points += 1
+        return artists
+
+    def _annotate(self, ax, index):
+        """Label the points of one series, away from the curve, leaving out crowded ones.
+
+        A label goes on the side of less leakage and more utility (where no
+        achievable point lies), else on the other side; it is left out when
+        both would overlap a label already on the axes or cover a point.
         """
-        leak = np.asarray(result.mean_test_scores[leakage])
-        if np.all(leak <= 0):
+        labels = [format_value(self.param_range[i]) for i in index]
+        finite = np.isfinite(self.leakage[index]) & np.isfinite(self.utility[index])
+        keep = [k for k in range(index.size) if labels[k] is not None and finite[k]]
+        if not keep:
+            return []
+        renderer = _renderer(ax.figure)
+        to_pixels = ax.transData.transform
+        placed = [
+            text.get_window_extent(renderer) for text in ax.texts if text.get_gid() == _LABEL_GID
+        ]
+        all_points = to_pixels(np.c_[self.leakage, self.utility][np.isfinite(self.leakage)])
+        points = to_pixels(np.c_[self.leakage[index], self.utility[index]][keep])
+        order = np.argsort(points[:, 0], kind="stable")
+        annotations = []
+        for rank, j in enumerate(order):
+            left = points[order[max(rank - 1, 0)]]
+            right = points[order[min(rank + 1, order.size - 1)]]
+            tangent = right - left
+            norm = np.hypot(*tangent)
+            normal = (
+                np.array([-1.0, 1.0]) / np.sqrt(2)
+                if norm == 0
+                else np.array([-tangent[1], tangent[0]]) / norm
+            )
+            if normal[1] < 0 or (normal[1] == 0 and normal[0] > 0):
+                normal = -normal
+            i = index[keep[j]]
+            for side in (normal, -normal):
+                offset = 9 * side
+                text = ax.annotate(
+                    labels[keep[j]],
+                    (self.leakage[i], self.utility[i]),
+                    textcoords="offset points",
+                    xytext=tuple(offset),
+                    ha="right" if offset[0] < -2 else ("left" if offset[0] > 2 else "center"),
+                    va="bottom" if offset[1] > -2 else "top",
+                    fontsize=8,
+                    color="0.2",
+                    gid=_LABEL_GID,
+                )
+                box = text.get_window_extent(renderer).padded(2)
+                covers = np.any(
+                    (all_points[:, 0] > box.x0)
+                    & (all_points[:, 0] < box.x1)
+                    & (all_points[:, 1] > box.y0)
+                    & (all_points[:, 1] < box.y1)
+                )
+                if not covers and not any(box.overlaps(other) for other in placed):
+                    placed.append(box)
+                    annotations.append(text)
+                    break
+                text.remove()
+        return annotations
+
+    @classmethod
+    def from_tradeoff(
+        cls, result, *, leakage="leakage", utility="accuracy", negate_leakage=None, **kwargs
+    ):
+        """Display of a :func:`tradeoff_curve` result (not drawn yet: call :meth:`plot`).
+
+        The means over the splits are the points and the standard deviations
+        their error bars.
+
+        Parameters
+        ----------
+        result : Bunch
+            What :func:`~sklearn_privacy.model_selection.tradeoff_curve` returned.
+        leakage : str, default="leakage"
+            Key of the leakage scorer in ``result.test_scores``.
+        utility : str, default="accuracy"
+            Key of the utility scorer.
+        negate_leakage : bool, default=None
+            Whether the leakage scores are negated (the library's leakage and
+            adversary scorers return ``-I`` and ``-accuracy`` by default, so
+            that greater is better). ``None``: negate them back when every
+            score is at most 0.
+        **kwargs
+            Passed to the constructor (e.g. ``baselines``, ``leakage_name``).
+
+        Returns
+        -------
+        display : TradeoffDisplay
+            Not drawn; call :meth:`plot`.
+
+        See Also
+        --------
+        TradeoffDisplay.from_estimator : Run the sweep and plot it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn.utils import Bunch
+        >>> from sklearn_privacy.plotting import TradeoffDisplay
+        >>> result = Bunch(param_range=np.array([1, 10], dtype=object),
+        ...                test_scores={"leakage": np.array([[-0.1, -0.2], [-0.5, -0.7]]),
+        ...                             "accuracy": np.array([[0.7, 0.8], [0.9, 0.9]])})
+        >>> display = TradeoffDisplay.from_tradeoff(result)
+        >>> display.leakage.round(2).tolist(), display.leakage_std.round(2).tolist()
+        ([0.15, 0.6], [0.05, 0.1])
+        """
+        scores = result.test_scores
+        for key, role in ((leakage, "leakage"), (utility, "utility")):
+            if key not in scores:
+                raise ValueError(
+                    f"{role}={key!r} is not a scorer of the result; it has {sorted(scores)}."
+                )
+        leak = np.asarray(scores[leakage], dtype=float)
+        util = np.asarray(scores[utility], dtype=float)
+        if negate_leakage is None:
+            negate_leakage = _all_nonpositive(leak)
+        if negate_leakage:
             leak = -leak
         kwargs.setdefault("param_range", list(result.param_range))
-        return cls(leak, result.mean_test_scores[utility], **kwargs)
+        kwargs.setdefault("leakage_std", leak.std(axis=1))
+        kwargs.setdefault("utility_std", util.std(axis=1))
+        return cls(leak.mean(axis=1), util.mean(axis=1), **kwargs)
 
     @classmethod
     def from_estimator(
@@ -151,9 +570,65 @@ class TradeoffDisplay:
     ):
         """Run :func:`tradeoff_curve` and plot the mean leakage against mean utility.
 
+        Parameters
+        ----------
+        estimator : estimator
+            A mechanism or a Pipeline holding one.
+        X : array-like of shape (n_samples, n_features)
+            Data, with the sensitive columns when the mechanism reads S from X.
+        y : array-like of shape (n_samples,), default=None
+            Target of the downstream task.
+        param_name : str
+            The knob, e.g. ``"privacy__threshold"``.
+        param_range : array-like
+            Its values.
+        leakage_scorer : callable
+            E.g. :func:`~sklearn_privacy.metrics.make_leakage_scorer` ``()``.
+        utility_scorer : str or callable, default="accuracy"
+            A scikit-learn scorer.
+        cv : int, cross-validation generator or iterable, default=None
+            As in :func:`~sklearn.model_selection.cross_validate`.
+        n_jobs : int, default=None
+            Parallel jobs.
+        params : dict, default=None
+            Metadata such as ``sensitive``.
+        ax : matplotlib Axes, default=None
+            Axes to draw on.
+        **kwargs
+            Constructor parameters (``baselines``, ``theory``, ``leakage_name``,
+            ...) and :meth:`plot` parameters (``name``, ``show_pareto``, line
+            style).
+
         Returns
         -------
         display : TradeoffDisplay
+            Drawn.
+
+        See Also
+        --------
+        TradeoffDisplay.from_cv_results : The same from a ``GridSearchCV``.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.pipeline import Pipeline
+        >>> from sklearn_privacy import PrivacyFunnelTransformer
+        >>> from sklearn_privacy.metrics import make_leakage_scorer
+        >>> from sklearn_privacy.plotting import TradeoffDisplay
+        >>> rng = np.random.default_rng(0)
+        >>> s = rng.integers(0, 2, 400)
+        >>> x = 2 * rng.integers(0, 4, 400) + (s ^ (rng.random(400) < 0.2))
+        >>> X, y = np.c_[s, x], (x > 3).astype(int)
+        >>> pipe = Pipeline([("privacy", PrivacyFunnelTransformer(sensitive=[0])),
+        ...                  ("clf", LogisticRegression())])
+        >>> display = TradeoffDisplay.from_estimator(
+        ...     pipe, X, y, param_name="privacy__threshold", param_range=[0.5, 0.9],
+        ...     leakage_scorer=make_leakage_scorer(estimator="plugin"), cv=2)
+        >>> display.leakage.shape
+        (2,)
+        >>> plt.close("all")
         """
         result = tradeoff_curve(
             estimator,
@@ -166,5 +641,202 @@ class TradeoffDisplay:
             n_jobs=n_jobs,
             params=params,
         )
-        display = cls.from_tradeoff(result, leakage="leakage", utility="utility", **kwargs)
-        return display.plot(ax=ax)
+        init_kwargs, plot_kwargs = _split_kwargs(kwargs)
+        display = cls.from_tradeoff(result, leakage="leakage", utility="utility", **init_kwargs)
+        return display.plot(ax=ax, **plot_kwargs)
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results,
+        *,
+        leakage="leakage",
+        utility="accuracy",
+        param_name=None,
+        estimator_name=None,
+        baselines=None,
+        theory=None,
+        negate_leakage=None,
+        ax=None,
+        **kwargs,
+    ):
+        """Plot the results of a ``GridSearchCV`` over a privacy knob.
+
+        Each candidate is a point at its mean test leakage and mean test
+        utility, with the standard deviations over the splits
+        (``std_test_<name>``) as error bars and its knob value as label. When
+        the grid holds several mechanisms (a list of grids with different
+        ``privacy`` steps, or any parameter whose values are estimators), each
+        mechanism is a series of its own, named after its class.
+
+        Parameters
+        ----------
+        cv_results : dict or fitted search
+            A search's ``cv_results_``, or the fitted search itself (then the
+            sign of the leakage scorer is read from it, and the mechanism's
+            class names the single series).
+        leakage : str, default="leakage"
+            Name of the leakage scorer in the search's ``scoring`` dict (keys
+            ``mean_test_<leakage>`` and ``std_test_<leakage>``). An adversary
+            scorer works too.
+        utility : str, default="accuracy"
+            Name of the utility scorer.
+        param_name : str, default=None
+            Parameter whose values label the points (``param_<param_name>``).
+            ``None``: in each series, the parameter that varies.
+        estimator_name : str, default=None
+            Legend label when there is one series.
+        baselines : dict, default=None
+            See the class parameters, e.g.
+            ``{"majority class": 0.76, "no mechanism": (0.36, 0.83)}``.
+        theory : tuple of two arrays or dict, default=None
+            Theoretical curve(s); see the class parameters.
+        negate_leakage : bool, default=None
+            Whether ``mean_test_<leakage>`` holds minus the leakage. The
+            library's scorers return ``-I(S; release)`` (and minus the
+            adversary's accuracy) unless made with ``greater_is_better=True``.
+            ``None``: the sign the scorer of a fitted search declares;
+            otherwise negate back when every mean is at most 0.
+        ax : matplotlib Axes, default=None
+            Axes to draw on.
+        **kwargs
+            Constructor parameters (``leakage_name``, ``utility_name``) and
+            :meth:`plot` parameters (``name``, ``show_pareto``, ``annotate``,
+            line style).
+
+        Returns
+        -------
+        display : TradeoffDisplay
+            Drawn.
+
+        See Also
+        --------
+        TradeoffDisplay.from_estimator : Run a sweep along one knob and plot it.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import GridSearchCV
+        >>> from sklearn.pipeline import Pipeline
+        >>> from sklearn_privacy import PrivacyFunnelTransformer
+        >>> from sklearn_privacy.metrics import make_leakage_scorer
+        >>> from sklearn_privacy.plotting import TradeoffDisplay
+        >>> rng = np.random.default_rng(0)
+        >>> s = rng.integers(0, 2, 400)
+        >>> x = 2 * rng.integers(0, 4, 400) + (s ^ (rng.random(400) < 0.2))
+        >>> X, y = np.c_[s, x], (x > 3).astype(int)
+        >>> pipe = Pipeline([("privacy", PrivacyFunnelTransformer(sensitive=[0])),
+        ...                  ("clf", LogisticRegression())])
+        >>> search = GridSearchCV(
+        ...     pipe, {"privacy__threshold": [0.5, 0.7, 0.9]}, cv=2, refit=False,
+        ...     scoring={"accuracy": "accuracy",
+        ...              "leakage": make_leakage_scorer(estimator="plugin")}).fit(X, y)
+        >>> display = TradeoffDisplay.from_cv_results(
+        ...     search.cv_results_, baselines={"majority class": max(np.mean(y), 1 - np.mean(y))})
+        >>> bool(np.all(display.leakage >= 0))
+        True
+        >>> plt.close("all")
+        """
+        sign, mechanism_name = None, None
+        if hasattr(cv_results, "cv_results_"):
+            sign, mechanism_name = inspect_search(cv_results, leakage)
+            cv_results = cv_results.cv_results_
+        keys = {}
+        for key, role in ((leakage, "leakage"), (utility, "utility")):
+            keys[role] = f"mean_test_{key}"
+            if keys[role] not in cv_results:
+                scorers = sorted(k[len("mean_test_") :] for k in cv_results if "mean_test_" in k)
+                raise ValueError(
+                    f"{role}={key!r}: cv_results has no 'mean_test_{key}'; its scorers are "
+                    f"{scorers}. Name the scorers with a scoring dict."
+                )
+        leak = np.asarray(cv_results[keys["leakage"]], dtype=float)
+        util = np.asarray(cv_results[keys["utility"]], dtype=float)
+        leak_std = cv_results.get(f"std_test_{leakage}")
+        util_std = cv_results.get(f"std_test_{utility}")
+        if negate_leakage is None:
+            negate_leakage = sign < 0 if sign is not None else _all_nonpositive(leak)
+        if negate_leakage:
+            leak = -leak
+        params = list(cv_results["params"])
+        series = mechanism_series(params)
+        labels, knobs = point_labels(cv_results, params, series, param_name)
+        if series is not None:  # name each mechanism's knob beside it in the legend
+            named = dict(zip(dict.fromkeys(series.tolist()), knobs))
+            series = np.asarray(
+                [f"{s} ({named[s]})" if named[s] else s for s in series], dtype=object
+            )
+        elif estimator_name is None and mechanism_name is not None and knobs[0]:
+            mechanism_name = f"{mechanism_name} ({knobs[0]})"
+        finite = np.isfinite(leak) & np.isfinite(util)
+        if not finite.all():
+            warnings.warn(
+                f"{np.sum(~finite)} candidate(s) with a non-finite mean score are not drawn.",
+                UserWarning,
+                stacklevel=2,
+            )
+        init_kwargs, plot_kwargs = _split_kwargs(kwargs)
+        if "leakage_name" not in init_kwargs:
+            init_kwargs["leakage_name"] = (
+                "leakage I(S; release) (nats)" if leakage == "leakage" else leakage
+            )
+        init_kwargs.setdefault("utility_name", utility)
+        display = cls(
+            leak[finite],
+            util[finite],
+            leakage_std=None if leak_std is None else np.asarray(leak_std, float)[finite],
+            utility_std=None if util_std is None else np.asarray(util_std, float)[finite],
+            param_range=[labels[i] for i in np.flatnonzero(finite)],
+            series=None if series is None else series[finite],
+            estimator_name=estimator_name if estimator_name is not None else mechanism_name,
+            baselines=baselines,
+            theory=theory,
+            **init_kwargs,
+        )
+        return display.plot(ax=ax, **plot_kwargs)
+
+
+def _renderer(figure):
+    get_renderer = getattr(figure.canvas, "get_renderer", None)
+    return get_renderer() if get_renderer is not None else figure._get_renderer()
+
+
+def _all_nonpositive(values):
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    return values.size > 0 and bool(np.all(values <= 0)) and bool(np.any(values < 0))
+
+
+def _split_kwargs(kwargs):
+    init = {k: v for k, v in kwargs.items() if k in _CONSTRUCTOR_KEYS}
+    return init, {k: v for k, v in kwargs.items() if k not in _CONSTRUCTOR_KEYS}
+
+
+def _draw_legend(ax):
+    """One legend entry per label, the Pareto front shown neutral, placed where it
+    covers the fewest points."""
+    from matplotlib.container import ErrorbarContainer
+    from matplotlib.lines import Line2D
+
+    handles, labels = ax.get_legend_handles_labels()
+    seen, entries = set(), []
+    for handle, label in zip(handles, labels):
+        if label in seen:
+            continue
+        seen.add(label)
+        if label == _PARETO_LABEL:
+            handle = Line2D([], [], color="0.5", linewidth=1.0, alpha=0.7)
+        entries.append((handle, label))
+
+    def rank(entry):
+        handle, label = entry
+        if isinstance(handle, ErrorbarContainer):
+            return 0
+        if label == _PARETO_LABEL:
+            return 1
+        return {_THEORY_GID: 2, _BASELINE_GID: 3}.get(handle.get_gid(), 4)
+
+    entries.sort(key=rank)
+    ax.legend(*zip(*entries), loc="best", fontsize="small", framealpha=0.85)

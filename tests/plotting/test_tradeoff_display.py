@@ -1,10 +1,40 @@
+"""TradeoffDisplay draws what it is given (Agg backend, asserts on the plotted data)."""
+
+import itertools
+
 import numpy as np
+import pytest
 from _mechanisms import NoisyRelease
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OneHotEncoder
 
+from sklearn_privacy import ConvexPrivacyMapping, PrivacyFunnelTransformer
 from sklearn_privacy.metrics import make_leakage_scorer
 from sklearn_privacy.plotting import TradeoffDisplay
+
+LEAKAGE = np.array([0.10, 0.30, 0.20, 0.40, 0.25])
+UTILITY = np.array([0.70, 0.90, 0.60, 0.85, 0.80])
+
+
+def _brute_force_front(leakage, utility):
+    """Points that no other point weakly dominates with one strict inequality."""
+    keep = [
+        i
+        for i in range(len(leakage))
+        if not any(
+            leakage[j] <= leakage[i]
+            and utility[j] >= utility[i]
+            and (leakage[j] < leakage[i] or utility[j] > utility[i])
+            for j in range(len(leakage))
+        )
+    ]
+    return sorted(keep, key=lambda i: leakage[i])
+
+
+def _pixels(ax, x, y):
+    return ax.transData.transform(np.c_[x, y])
 
 
 def test_display_from_estimator(pyplot):
@@ -30,3 +60,228 @@ def test_display_from_estimator(pyplot):
     assert display.ax_.get_xlabel() == "leakage (nats)"
     np.testing.assert_allclose(display.line_.get_xdata(), display.leakage)
     assert display.pareto_line_ is not None
+    # the error bars are the standard deviations over the three folds
+    assert display.leakage_std.shape == (3,) and np.all(display.leakage_std > 0)
+
+
+def test_points_and_error_bars_are_the_inputs(pyplot):
+    leak_std = np.array([0.01, 0.02, 0.03, 0.04, 0.05])
+    util_std = np.array([0.005, 0.01, 0.015, 0.02, 0.025])
+    display = TradeoffDisplay(LEAKAGE, UTILITY, leakage_std=leak_std, utility_std=util_std).plot()
+    np.testing.assert_array_equal(display.line_.get_xdata(), LEAKAGE)
+    np.testing.assert_array_equal(display.line_.get_ydata(), UTILITY)
+    x_bars, y_bars = display.errorbar_.lines[2]
+    for i, segment in enumerate(x_bars.get_segments()):
+        np.testing.assert_allclose(
+            segment,
+            [[LEAKAGE[i] - leak_std[i], UTILITY[i]], [LEAKAGE[i] + leak_std[i], UTILITY[i]]],
+        )
+    for i, segment in enumerate(y_bars.get_segments()):
+        np.testing.assert_allclose(
+            segment,
+            [[LEAKAGE[i], UTILITY[i] - util_std[i]], [LEAKAGE[i], UTILITY[i] + util_std[i]]],
+        )
+
+
+def test_no_error_bars_without_std(pyplot):
+    display = TradeoffDisplay(LEAKAGE, UTILITY).plot()
+    assert display.errorbar_.lines[2] == ()
+
+
+def test_pareto_step_vertices(pyplot):
+    display = TradeoffDisplay(LEAKAGE, UTILITY).plot()
+    front = _brute_force_front(LEAKAGE, UTILITY)
+    assert front == [0, 4, 1]
+    assert display.pareto_indices().tolist() == front
+    # staircase: hold each utility until the next front point's leakage, then rise
+    np.testing.assert_allclose(display.pareto_line_.get_xdata(), [0.10, 0.25, 0.25, 0.30, 0.30])
+    np.testing.assert_allclose(display.pareto_line_.get_ydata(), [0.70, 0.70, 0.80, 0.80, 0.90])
+
+
+def test_pareto_front_random_points_against_brute_force(pyplot):
+    rng = np.random.default_rng(3)
+    leak, util = rng.random(30), rng.random(30)
+    display = TradeoffDisplay(leak, util).plot()
+    front = _brute_force_front(leak, util)
+    x, y = display.pareto_line_.get_xdata(), display.pareto_line_.get_ydata()
+    np.testing.assert_allclose(x[::2], leak[front])  # the corners on the front itself
+    np.testing.assert_allclose(y[::2], util[front])
+    assert np.all(np.diff(x) >= 0) and np.all(np.diff(y) >= 0)
+
+
+def test_baselines_and_theory(pyplot):
+    theory = (np.linspace(0, 0.5, 11), 0.6 + 0.5 * np.linspace(0, 0.5, 11))
+    display = TradeoffDisplay(
+        LEAKAGE,
+        UTILITY,
+        estimator_name="funnel",
+        baselines={"majority class": 0.76, "no mechanism": (0.65, 0.83)},
+        theory=theory,
+    ).plot()
+    majority = display.baseline_lines_["majority class"]
+    np.testing.assert_allclose(majority.get_ydata(), [0.76, 0.76])
+    point = display.baseline_lines_["no mechanism"]
+    np.testing.assert_allclose(np.c_[point.get_xdata(), point.get_ydata()], [[0.65, 0.83]])
+    curve = display.theory_lines_["theoretical optimum"]
+    np.testing.assert_allclose(curve.get_xdata(), theory[0])
+    np.testing.assert_allclose(curve.get_ydata(), theory[1])
+    assert curve.get_linestyle() == "--"
+    labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert labels == ["funnel", "Pareto front", "theoretical optimum", "majority class",
+                      "no mechanism"]  # fmt: skip
+
+
+def test_theory_dict(pyplot):
+    curves = {"GIB optimum": ([0, 1], [0.5, 1.0]), "L2 optimum": ([0, 1], [0.5, 0.9])}
+    display = TradeoffDisplay(LEAKAGE, UTILITY, theory=curves).plot()
+    assert set(display.theory_lines_) == set(curves)
+    np.testing.assert_allclose(display.theory_lines_["L2 optimum"].get_ydata(), [0.5, 0.9])
+
+
+def test_several_displays_on_one_axis(pyplot):
+    first = TradeoffDisplay(LEAKAGE, UTILITY, param_range=[1, 2, 3, 4, 5]).plot(name="funnel")
+    second = TradeoffDisplay(LEAKAGE + 0.05, UTILITY - 0.1).plot(ax=first.ax_, name="convex")
+    third = TradeoffDisplay(LEAKAGE * 2, UTILITY - 0.2).plot(ax=first.ax_, name="PPAN")
+    lines = [first.line_, second.line_, third.line_]
+    assert len({line.get_color() for line in lines}) == 3
+    assert len({line.get_marker() for line in lines}) == 3
+    legend = first.ax_.get_legend()
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert labels == ["funnel", "convex", "PPAN", "Pareto front"]  # one front entry
+    # the legend covers no data point
+    fig = first.figure_
+    fig.canvas.draw()
+    box = legend.get_window_extent()
+    for line in lines:
+        for px, py in _pixels(first.ax_, line.get_xdata(), line.get_ydata()):
+            assert not (box.x0 <= px <= box.x1 and box.y0 <= py <= box.y1)
+
+
+def test_point_labels_do_not_collide(pyplot):
+    # a dense curve: 40 points; labels that would overlap are left out
+    leak = np.linspace(0, 0.4, 40)
+    util = 0.75 + 0.2 * np.sqrt(leak / 0.4)
+    fig, ax = pyplot.subplots(figsize=(5, 4))
+    display = TradeoffDisplay(leak, util, param_range=np.round(np.linspace(0.5, 1, 40), 3)).plot(
+        ax=ax
+    )
+    texts = display.annotations_
+    assert 3 <= len(texts) < 40
+    fig.canvas.draw()
+    boxes = [t.get_window_extent() for t in texts]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not a.overlaps(b)
+    # every label names its own point's knob value
+    for text in texts:
+        i = int(np.argmin(np.abs(leak - text.xy[0])))
+        assert text.get_text() == f"{np.round(np.linspace(0.5, 1, 40), 3)[i]:g}"
+
+
+def test_sparse_points_all_labelled(pyplot):
+    display = TradeoffDisplay(LEAKAGE, UTILITY, param_range=["a", "b", "c", "d", "e"]).plot()
+    assert sorted(t.get_text() for t in display.annotations_) == ["a", "b", "c", "d", "e"]
+
+
+@pytest.fixture(scope="module")
+def two_mechanism_search():
+    rng = np.random.default_rng(0)
+    n = 600
+    s = rng.integers(0, 2, n)
+    x = 2 * rng.integers(0, 4, n) + (s ^ (rng.random(n) < 0.2))
+    y = ((x // 2) >= 2) ^ (rng.random(n) < 0.1)
+    X = np.c_[s, x]
+    pipe = Pipeline(
+        [
+            ("privacy", PrivacyFunnelTransformer(sensitive=[0])),
+            ("onehot", OneHotEncoder(handle_unknown="ignore")),
+            ("clf", LogisticRegression()),
+        ]
+    )
+    grid = [
+        {
+            "privacy": [PrivacyFunnelTransformer(sensitive=[0])],
+            "privacy__threshold": [0.6, 0.75, 0.9],
+        },
+        {
+            "privacy": [ConvexPrivacyMapping(sensitive=[0], random_state=0)],
+            "privacy__max_distortion": [0.1, 0.3, 0.6],
+        },
+    ]
+    scoring = {"accuracy": "accuracy", "leakage": make_leakage_scorer(estimator="plugin")}
+    return GridSearchCV(pipe, grid, cv=2, refit=False, scoring=scoring).fit(X, y)
+
+
+def test_from_cv_results_two_mechanisms(pyplot, two_mechanism_search):
+    results = two_mechanism_search.cv_results_
+    display = TradeoffDisplay.from_cv_results(results, baselines={"majority class": 0.5})
+    funnel, convex = display.line_
+    np.testing.assert_allclose(funnel.get_xdata(), -results["mean_test_leakage"][:3])
+    np.testing.assert_allclose(funnel.get_ydata(), results["mean_test_accuracy"][:3])
+    np.testing.assert_allclose(convex.get_xdata(), -results["mean_test_leakage"][3:])
+    np.testing.assert_allclose(convex.get_ydata(), results["mean_test_accuracy"][3:])
+    assert funnel.get_color() != convex.get_color()
+    assert funnel.get_marker() != convex.get_marker()
+    labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert labels[:2] == [
+        "PrivacyFunnelTransformer (threshold)",
+        "ConvexPrivacyMapping (max_distortion)",
+    ]
+    assert "majority class" in labels
+    # error bars are the standard deviations over the splits
+    _, y_bars = display.errorbar_[1].lines[2]
+    half = np.diff(np.asarray(y_bars.get_segments())[:, :, 1], axis=1).ravel() / 2
+    np.testing.assert_allclose(half, results["std_test_accuracy"][3:])
+    x_bars, _ = display.errorbar_[0].lines[2]
+    half = np.diff(np.asarray(x_bars.get_segments())[:, :, 0], axis=1).ravel() / 2
+    np.testing.assert_allclose(half, results["std_test_leakage"][:3])
+    # points labelled with each mechanism's own knob
+    assert display.param_range == ["0.6", "0.75", "0.9", "0.1", "0.3", "0.6"]
+    assert display.ax_.get_xlabel() == "leakage I(S; release) (nats)"
+
+
+def test_from_cv_results_sign(pyplot, two_mechanism_search):
+    results = two_mechanism_search.cv_results_
+    raw = TradeoffDisplay.from_cv_results(results, negate_leakage=False)
+    np.testing.assert_allclose(raw.leakage, results["mean_test_leakage"])
+    # a fitted search says how its scorer is signed
+    from_search = TradeoffDisplay.from_cv_results(two_mechanism_search)
+    np.testing.assert_allclose(from_search.leakage, -results["mean_test_leakage"])
+
+
+def test_from_cv_results_param_name(pyplot, two_mechanism_search):
+    display = TradeoffDisplay.from_cv_results(
+        two_mechanism_search.cv_results_, param_name="privacy__threshold"
+    )
+    assert display.param_range == ["0.6", "0.75", "0.9", None, None, None]
+    assert [t.get_text() for t in display.annotations_] == ["0.6", "0.75", "0.9"]
+
+
+def test_from_cv_results_single_mechanism(pyplot):
+    results = {
+        "params": [{"privacy__threshold": t} for t in (0.5, 0.9)],
+        "param_privacy__threshold": np.ma.masked_array([0.5, 0.9], dtype=object),
+        "mean_test_leakage": np.array([-0.01, -0.2]),
+        "std_test_leakage": np.array([0.001, 0.02]),
+        "mean_test_accuracy": np.array([0.76, 0.8]),
+        "std_test_accuracy": np.array([0.01, 0.01]),
+    }
+    display = TradeoffDisplay.from_cv_results(results, estimator_name="funnel")
+    np.testing.assert_allclose(display.line_.get_xdata(), [0.01, 0.2])
+    assert display.param_range == ["0.5", "0.9"]
+    assert [t.get_text() for t in display.ax_.get_legend().get_texts()][0] == "funnel"
+
+
+def test_errors(pyplot):
+    with pytest.raises(ValueError, match="mean_test_privacy"):
+        TradeoffDisplay.from_cv_results(
+            {"params": [{}], "mean_test_accuracy": [0.5], "mean_test_leakage": [0.1]},
+            leakage="privacy",
+        )
+    with pytest.raises(ValueError, match="utility has 2 values"):
+        TradeoffDisplay([0.1, 0.2, 0.3], [0.5, 0.6])
+    with pytest.raises(ValueError, match="baselines\\['x'\\]"):
+        TradeoffDisplay([0.1], [0.5], baselines={"x": (1, 2, 3)})
+    with pytest.raises(TypeError, match="baselines must be a dict"):
+        TradeoffDisplay([0.1], [0.5], baselines=[0.5])
+    with pytest.raises(ValueError, match="name has 1 entries for 2 series"):
+        TradeoffDisplay([0.1, 0.2], [0.5, 0.6], series=["a", "b"]).plot(name=["a"])
