@@ -12,7 +12,7 @@ from sklearn_privacy.utils import TradeoffKnob
 __all__ = ["PrivacyFunnelTransformer"]
 
 # Default range of a relative threshold: where the leakage moves on Adult (below 0.7
-# of H(X) the funnel hides S almost completely); docs/funnels.md has the measurements.
+# of H(X) the funnel hides S almost completely); docs/user_guide/funnels.md has the measurements.
 _THRESHOLD_RANGE = {"funnel": (0.7, 0.98), "bottleneck": (0.1, 0.9)}
 
 
@@ -23,7 +23,8 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     is a symbol); the transformer learns a deterministic map Y = m(X) onto a
     smaller alphabet by merging two symbols at a time
     (privacy-funnel-makhdoumi2014, Alg. 1 and 2), with merge costs from Prop. 1
-    updated incrementally. Read more in ``docs/funnels.md``.
+    updated incrementally. Read more in the
+    :doc:`User Guide </user_guide/funnels>`.
 
     Parameters
     ----------

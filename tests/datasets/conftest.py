@@ -20,6 +20,6 @@ def shared_data_home():
     if not SHARED_DATA.is_dir():
         pytest.skip(
             f"the shared data folder {SHARED_DATA} is absent (set SKLEARN_PRIVACY_TEST_DATA "
-            "to a folder laid out as documented in docs/datasets.md)"
+            "to a folder laid out as documented in docs/user_guide/datasets.md)"
         )
     return SHARED_DATA

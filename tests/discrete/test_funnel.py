@@ -223,7 +223,7 @@ def test_grid_search_with_routed_sensitive_metadata():
 
 
 # ----------------------------------------------------------------------------
-# The shared vocabulary on the project's data sets (docs/funnels.md, "Knobs").
+# The shared vocabulary on the project's data sets (docs/user_guide/funnels.md, "Knobs").
 
 
 @pytest.fixture(scope="module")
