@@ -1,5 +1,6 @@
 """Privacy/utility trade-off sweeps, shaped like scikit-learn's ``validation_curve``."""
 
+import numbers
 import time
 
 import numpy as np
@@ -113,7 +114,8 @@ def tradeoff_curve(
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
-        ``param_name``, ``param_range``, ``test_scores`` (dict of arrays of
+        ``param_name``, ``param_range`` (a float array when every value is a
+        number), ``test_scores`` (dict of arrays of
         shape ``(n_values, n_splits)``; a single scorer is named ``"score"``),
         ``mean_test_scores`` (dict of arrays of shape ``(n_values,)``),
         ``fit_times`` of shape ``(n_values, n_splits)``, and
@@ -190,9 +192,12 @@ def tradeoff_curve(
         return np.asarray(values, dtype=float).reshape(shape)
 
     test_scores = {name: _collect(name) for name in names}
+    values = np.asarray(param_range, dtype=object)
+    if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in param_range):
+        values = values.astype(float)  # numeric knobs come back as a float array
     return Bunch(
         param_name=param_name,
-        param_range=np.asarray(param_range, dtype=object),
+        param_range=values,
         test_scores=test_scores,
         mean_test_scores={name: s.mean(axis=1) for name, s in test_scores.items()},
         fit_times=np.asarray([r[1] for r in results]).reshape(shape),
@@ -235,6 +240,11 @@ def pareto_front(leakage, utility):
     ndarray of int
         Indices of the non-dominated points, by increasing leakage. Among
         exact ties only the first index is kept.
+
+    See Also
+    --------
+    tradeoff_curve : Leakage and utility along a mechanism's knob.
+    sklearn_privacy.plotting.TradeoffDisplay : Plot that draws this front.
 
     Examples
     --------
