@@ -12,6 +12,11 @@ class PrivacyLeakWarning(UserWarning):
     subtracted to remove the noise. Fine for experiments; never publish two
     releases made from one seed.
 
+    See Also
+    --------
+    sklearn_privacy.gaussian.L2CompressionDP : Warns when given an integer ``random_state``.
+    sklearn_privacy.gaussian.GaussianIBTransformer : Warns when given an integer ``random_state``.
+
     Examples
     --------
     >>> import warnings

@@ -177,7 +177,7 @@ class PPANTransformer(BaseMechanism):
 
     See Also
     --------
-    sklearn_privacy.ConvexPrivacyMapping : the estimate-then-optimise mapping.
+    sklearn_privacy.discrete.ConvexPrivacyMapping : the estimate-then-optimise mapping.
     sklearn_privacy.theory.symmetric_pair_full_data : the optimum of sec. 3.1.
 
     Notes
@@ -729,6 +729,8 @@ class PPANTransformer(BaseMechanism):
             self._warn_dead_adversary(seen)
             log_q, dist = log_q.cpu().double().numpy(), dist.cpu().double().numpy()
             weights = weights.cpu().double().numpy()
+            # float32 probabilities sum to 1 only to about 1e-7: renormalise in float64
+            weights = weights / weights.sum(axis=1, keepdims=True)
             if weights.shape[0] == 1:
                 weights = np.broadcast_to(weights, log_q.shape)
         p = self._row_probabilities(n)
@@ -748,7 +750,7 @@ class PPANTransformer(BaseMechanism):
                 self.leakage_ = max(self.adversary_leakage_, 0.0)
             if self._table:
                 with torch.no_grad():
-                    table = torch.softmax(net.module_.table.weight, dim=-1).cpu().double().numpy()
+                    table = torch.softmax(net.module_.table.weight.double(), dim=-1).cpu().numpy()
                 if self.observation == "full":
                     table = table.reshape(len(self._s_lookup), len(self.input_records_), k)
                 self.mapping_ = table

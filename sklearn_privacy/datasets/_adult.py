@@ -189,6 +189,11 @@ def discretize_adult(frame):
     pandas.DataFrame
         A copy where ``age`` and ``education`` are ordered categoricals.
 
+    See Also
+    --------
+    fetch_adult : Loads the frame this function coarsens.
+    sklearn_privacy.discrete.PrivacyFunnelTransformer : The greedy funnel of the paper.
+
     Examples
     --------
     >>> import pandas as pd
@@ -246,7 +251,8 @@ def fetch_adult(
 ):
     """Load the UCI Adult (census income) data set.
 
-    Read more in ``docs/datasets.md``; the full description is in ``DESCR``.
+    Read more in the :doc:`User Guide </user_guide/datasets>`; the full
+    description is in ``DESCR``.
 
     =================   ===========================================
     Samples             32561 (train), 16281 (test), 48842 (all)
@@ -303,12 +309,27 @@ def fetch_adult(
         hold the original records (for instance with
         ``verify_checksum=False``).
 
+    See Also
+    --------
+    discretize_adult : Coarsened ``age`` and ``education`` of the funnel paper.
+    get_data_home : Where the loader looks for its files.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_adult
     >>> adult = fetch_adult(data_home="path/to/data", as_frame=True)  # doctest: +SKIP
     >>> adult.frame.shape  # doctest: +SKIP
     (32561, 15)
+
+    Offline, ``download_if_missing=False`` names the missing file and where to
+    get it instead of downloading:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
+    ...     fetch_adult(data_home=empty, download_if_missing=False)
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: Data file not found: ...adult/adult.data. ...
     """
     subsets = ["train", "test"] if subset == "all" else [subset]
     frames = []

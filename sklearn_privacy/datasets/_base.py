@@ -68,6 +68,11 @@ class ChecksumError(ValueError, OSError):
     :class:`OSError` (what a failed download check raised before this class
     existed).
 
+    See Also
+    --------
+    fetch_adult : A loader that verifies the checksums of its files.
+    get_data_home : The folder holding the verified files.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import ChecksumError
@@ -89,7 +94,7 @@ def get_data_home(data_home=None):
 
     Inside it, each data set has its own sub-folder with the original file
     names, e.g. ``adult/adult.data`` or ``mnist/t10k-images-idx3-ubyte.gz``
-    (see ``docs/datasets.md``).
+    (see the :doc:`User Guide </user_guide/datasets>`).
 
     Parameters
     ----------
@@ -101,6 +106,10 @@ def get_data_home(data_home=None):
     -------
     data_home : str
         The absolute path of the folder.
+
+    See Also
+    --------
+    fetch_adult : A loader that reads its files from this folder.
 
     Examples
     --------

@@ -98,7 +98,8 @@ def fetch_breast_cancer_wisconsin(
 ):
     """Load the Breast Cancer Wisconsin (Original) data set, 699 samples.
 
-    Read more in ``docs/datasets.md``; the full description is in ``DESCR``.
+    Read more in the :doc:`User Guide </user_guide/datasets>`; the full
+    description is in ``DESCR``.
 
     =================   ==============================================
     Samples             699
@@ -150,6 +151,11 @@ def fetch_breast_cancer_wisconsin(
         hold the original records (for instance with
         ``verify_checksum=False``).
 
+    See Also
+    --------
+    sklearn.datasets.load_breast_cancer : The Diagnostic data set bundled with scikit-learn.
+    fetch_drug_consumption : The other data set of the thesis's DP experiments.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin
@@ -157,6 +163,16 @@ def fetch_breast_cancer_wisconsin(
     ...     data_home="path/to/data", return_X_y=True)  # doctest: +SKIP
     >>> X.shape  # doctest: +SKIP
     (699, 9)
+
+    Offline, ``download_if_missing=False`` names the missing file and where to
+    get it instead of downloading:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
+    ...     fetch_breast_cancer_wisconsin(data_home=empty, download_if_missing=False)
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: Data file not found: ...breast-cancer-wisconsin.data. ...
     """
     path = fetch_file(BREAST_CANCER_WISCONSIN, data_home, download_if_missing, verify_checksum)
     with reading(path, "comma-separated Breast Cancer Wisconsin text"):

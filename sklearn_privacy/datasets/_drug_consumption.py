@@ -159,7 +159,8 @@ def fetch_drug_consumption(
 ):
     """Load the UCI Drug consumption (quantified) data set.
 
-    Read more in ``docs/datasets.md``; the full description is in ``DESCR``.
+    Read more in the :doc:`User Guide </user_guide/datasets>`; the full
+    description is in ``DESCR``.
 
     =================   =================================================
     Samples             1885
@@ -214,6 +215,11 @@ def fetch_drug_consumption(
         hold the original records (for instance with
         ``verify_checksum=False``).
 
+    See Also
+    --------
+    fetch_breast_cancer_wisconsin : The other data set of the thesis's DP experiments.
+    get_data_home : Where the loader looks for its files.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_drug_consumption
@@ -221,6 +227,16 @@ def fetch_drug_consumption(
     ...     data_home="path/to/data", as_frame=True, decode=True)  # doctest: +SKIP
     >>> drugs.frame["Gender"].value_counts().to_dict()  # doctest: +SKIP
     {'Male': 943, 'Female': 942}
+
+    Offline, ``download_if_missing=False`` names the missing file and where to
+    get it instead of downloading:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
+    ...     fetch_drug_consumption(data_home=empty, download_if_missing=False)
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: Data file not found: ...drug_consumption.data. ...
     """
     path = fetch_file(DRUG_CONSUMPTION, data_home, download_if_missing, verify_checksum)
     with reading(path, "comma-separated Drug consumption text"):

@@ -186,6 +186,11 @@ def discretize_heart_disease(frame, *, age_bins=None, chol_bins=None):
         A copy where ``age``, ``sex`` and ``chol`` are int64; a missing
         ``chol`` is ``-1``.
 
+    See Also
+    --------
+    fetch_heart_disease_hungarian : Loads the frame this function encodes.
+    sklearn_privacy.discrete.SubmodularFunnel : The submodular funnel of the paper.
+
     Examples
     --------
     >>> import pandas as pd
@@ -236,7 +241,8 @@ def fetch_heart_disease_hungarian(
 ):
     """Load the Hungarian heart disease data (UCI Heart Disease).
 
-    Read more in ``docs/datasets.md``; the full description is in ``DESCR``.
+    Read more in the :doc:`User Guide </user_guide/datasets>`; the full
+    description is in ``DESCR``.
 
     =================   ===============================================
     Samples             294
@@ -292,12 +298,27 @@ def fetch_heart_disease_hungarian(
         hold the original records (for instance with
         ``verify_checksum=False``).
 
+    See Also
+    --------
+    discretize_heart_disease : Symbols of ``age``, ``sex`` and ``chol`` of the paper.
+    get_data_home : Where the loader looks for its files.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_heart_disease_hungarian
     >>> heart = fetch_heart_disease_hungarian(data_home="path/to/data")  # doctest: +SKIP
     >>> heart.data.shape  # doctest: +SKIP
     (294, 13)
+
+    Offline, ``download_if_missing=False`` names the missing file and where to
+    get it instead of downloading:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
+    ...     fetch_heart_disease_hungarian(data_home=empty, download_if_missing=False)
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: Data file not found: ...processed.hungarian.data. ...
     """
     remote = HUNGARIAN_FULL if full else HUNGARIAN_PROCESSED
     path = fetch_file(remote, data_home, download_if_missing, verify_checksum)

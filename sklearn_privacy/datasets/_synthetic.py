@@ -56,6 +56,11 @@ def symmetric_pair_pmf(m=10, p=0.4):
         ``pmf[x, y]`` with ``x`` the sensitive attribute (the paper's X) and
         ``y`` the useful one (the paper's Y).
 
+    See Also
+    --------
+    make_symmetric_pair : Samples of this pmf.
+    sklearn_privacy.theory.symmetric_pair_full_data : Optimal leakage on this model.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import symmetric_pair_pmf
@@ -103,6 +108,11 @@ def make_symmetric_pair(n_samples, m=10, p=0.4, random_state=None):
     useful : ndarray of shape (n_samples,), dtype int64
         The paper's Y.
 
+    See Also
+    --------
+    symmetric_pair_pmf : The exact joint pmf of the samples.
+    sklearn_privacy.theory.symmetric_pair_useful_data : Optimal leakage on this model.
+
     Examples
     --------
     >>> from sklearn_privacy.datasets import make_symmetric_pair
@@ -145,6 +155,11 @@ def gaussian_model_covariance(model="vector"):
     cov : ndarray of shape (2 d, 2 d)
         Covariance of ``[X; Y]``: the first ``d`` coordinates are the sensitive
         X, the last ``d`` the useful Y.
+
+    See Also
+    --------
+    make_gaussian_model : Samples drawn with this covariance.
+    sklearn_privacy.theory.ppan_vector_useful_data : Optimal leakage on the vector model.
 
     Examples
     --------
@@ -193,6 +208,11 @@ def make_gaussian_model(n_samples, model="vector", random_state=None):
         The paper's X.
     useful : ndarray of shape (n_samples, d)
         The paper's Y (``d = 1`` for ``"scalar"``, 5 otherwise).
+
+    See Also
+    --------
+    gaussian_model_covariance : The exact covariance of the samples.
+    sklearn_privacy.theory.ppan_scalar_useful_data : Optimal leakage on the scalar model.
 
     Examples
     --------

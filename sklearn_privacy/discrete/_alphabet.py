@@ -89,6 +89,11 @@ class CategoricalAlphabet:
     n_columns_ : int
         Number of columns.
 
+    See Also
+    --------
+    empirical_joint : Joint pmf of the symbol codes this alphabet gives.
+    PrivacyFunnelTransformer : A mechanism whose ``alphabet_`` is one of these.
+
     Examples
     --------
     >>> import numpy as np
@@ -355,6 +360,11 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=
     -------
     ndarray of shape (n_s, n_x)
         Sums to one.
+
+    See Also
+    --------
+    CategoricalAlphabet : Symbol codes of categorical columns.
+    sklearn_privacy.information.contingency_pmf : The same pmf from raw symbols.
 
     Examples
     --------

@@ -586,6 +586,12 @@ def greedy_merge(
     -------
     MergePath
 
+    See Also
+    --------
+    greedy_sweep : The same for many thresholds at once.
+    iac_mdsf : The submodular agglomerative alternative.
+    PrivacyFunnelTransformer : Estimator that runs this greedy on data.
+
     Examples
     --------
     >>> import numpy as np
@@ -625,6 +631,27 @@ def greedy_sweep(joint, thresholds, *, objective="funnel"):
     -------
     list of MergePath
         One per threshold, in the order given.
+
+    See Also
+    --------
+    greedy_merge : One greedy run at one threshold.
+    PrivacyFunnelTransformer : Estimator that runs the greedy on data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import greedy_merge, greedy_sweep
+    >>> joint = np.array([[0.2, 0.1, 0.1, 0.05], [0.05, 0.1, 0.1, 0.3]])
+    >>> paths = greedy_sweep(joint, [0.3, 0.6])
+    >>> [path.merges.tolist() for path in paths]
+    [[[0, 3], [0, 1]], [[0, 3], [1, 2]]]
+    >>> [round(float(path.leakage[-1]), 4) for path in paths]
+    [0.0013, 0.0034]
+    >>> all(
+    ...     np.array_equal(path.merges, greedy_merge(joint, threshold=t).merges)
+    ...     for path, t in zip(paths, [0.3, 0.6])
+    ... )
+    True
     """
     joint = _check_joint(joint)
     _check_mode(objective, 0.0, None)

@@ -45,6 +45,18 @@ class GaussianSpend:
     count : int
         How many times the mechanism was run (adaptive repetitions, e.g. the
         steps of a binary search, or repeated releases).
+
+    See Also
+    --------
+    GaussianAccountant : Ledger that composes these entries exactly.
+    gaussian_dp_mu : ``mu`` of one Gaussian mechanism.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.dp import GaussianSpend
+    >>> entry = GaussianSpend("mean", sensitivity=2.0, sigma=4.0, count=4)
+    >>> entry.mu  # sqrt(4) * 2.0 / 4.0
+    1.0
     """
 
     name: str
@@ -79,6 +91,12 @@ class GaussianAccountant:
     ----------
     spends : list of GaussianSpend
         The entries, in the order they were spent.
+
+    See Also
+    --------
+    GaussianSpend : One entry of the ledger.
+    gaussian_dp_epsilon_from_mu : Epsilon of the composed ``mu``-GDP guarantee.
+    compose_basic : Looser basic composition of any (epsilon, delta) budgets.
 
     Examples
     --------

@@ -43,6 +43,11 @@ def gaussian_norm_tail_radius(cov, delta):
     float
         ``sqrt(tr Q + 2 sqrt(tr(Q^2) s) + 2 ||Q||_2 s)``, ``s = log(1 / delta)``.
 
+    See Also
+    --------
+    l2_exponential_epsilon : Uses this radius for L2 compression.
+    gib_exponential_epsilon : Uses this radius for the information bottleneck.
+
     Examples
     --------
     >>> from sklearn_privacy.dp import gaussian_norm_tail_radius
@@ -81,6 +86,12 @@ def l2_exponential_epsilon(beta, release_cov, radius, delta):
     Returns
     -------
     float
+
+    See Also
+    --------
+    gib_exponential_epsilon : The same bound for the information bottleneck.
+    gaussian_norm_tail_radius : The noise radius the bound uses.
+    sklearn_privacy.gaussian.L2CompressionDP : L2 compression with a DP guarantee.
 
     Examples
     --------
@@ -122,6 +133,12 @@ def gib_exponential_epsilon(beta, projection_norm, q, radius, delta):
     Returns
     -------
     float
+
+    See Also
+    --------
+    l2_exponential_epsilon : The same bound for L2 compression.
+    gaussian_norm_tail_radius : The noise radius the bound uses.
+    sklearn_privacy.gaussian.GaussianIBTransformer : The bottleneck release.
 
     Examples
     --------

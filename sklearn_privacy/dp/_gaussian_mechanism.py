@@ -299,6 +299,11 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
         1 once ``sensitivity / sigma`` overflows) and is 0 only where the true
         value is below the smallest float.
 
+    See Also
+    --------
+    gaussian_epsilon : The inverse, epsilon at a given delta.
+    gaussian_sigma : Noise needed for a given (epsilon, delta).
+
     Examples
     --------
     >>> from sklearn_privacy.dp import gaussian_delta
@@ -337,6 +342,12 @@ def gaussian_epsilon(sigma, delta, sensitivity=1.0):
         when no float epsilon suffices, which happens once
         ``sensitivity / sigma`` exceeds about 1.9e154 (the exact epsilon, about
         ``(sensitivity / sigma)^2 / 2``, is then above the largest float).
+
+    See Also
+    --------
+    gaussian_delta : The inverse, delta at a given epsilon.
+    gaussian_sigma : Noise needed for a given (epsilon, delta).
+    approximate_gaussian_epsilon : A closed-form upper bound.
 
     Examples
     --------
@@ -381,6 +392,12 @@ def gaussian_sigma(epsilon, delta, sensitivity=1.0):
         When sigma is not a positive float (``sensitivity`` near the ends of
         the float range and extreme epsilon, delta).
 
+    See Also
+    --------
+    gaussian_epsilon : Epsilon of a given noise.
+    classical_gaussian_sigma : The classical, larger calibration.
+    gaussian_dp_mu : The same calibration as a ``mu``-GDP parameter.
+
     Examples
     --------
     >>> from sklearn_privacy.dp import gaussian_sigma
@@ -419,6 +436,11 @@ def gaussian_max_sensitivity(epsilon, delta):
     Returns
     -------
     float
+
+    See Also
+    --------
+    gaussian_sigma : Noise needed for a given sensitivity.
+    gaussian_dp_mu : The same ratio ``sensitivity / sigma``.
 
     Examples
     --------
@@ -575,6 +597,11 @@ def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     -------
     float
 
+    See Also
+    --------
+    gaussian_sigma : The exact (analytic) noise, never larger than this one.
+    approximate_gaussian_epsilon : Closed-form epsilon of a given noise.
+
     Examples
     --------
     >>> from sklearn_privacy.dp import classical_gaussian_sigma
@@ -613,6 +640,11 @@ def approximate_gaussian_epsilon(sigma, delta, sensitivity=1.0):
     Returns
     -------
     float
+
+    See Also
+    --------
+    gaussian_epsilon : The exact smallest epsilon, never larger than this bound.
+    classical_gaussian_sigma : The classical noise calibration.
 
     Examples
     --------

@@ -42,6 +42,12 @@ def l2_compression(cov, beta, n_components=None):
         ``eigenvalues`` (d,) all ``s`` in decreasing order; ``rate`` ``I(X;T)``
         in nats; ``distortion`` ``E ||X - T||^2`` (T in the original space).
 
+    See Also
+    --------
+    gaussian_information_bottleneck : Compression that keeps a relevance variable.
+    L2CompressionDP : Estimator that fits this solution with a DP guarantee.
+    sklearn_privacy.theory.gaussian_rate_distortion_beta : Its rate and distortion.
+
     Examples
     --------
     >>> from sklearn_privacy.gaussian import l2_compression
@@ -153,6 +159,12 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
         ascending ``lambda``; ``critical_betas`` (d,) ``1 / (1 - lambda)``;
         ``directions`` (d, d) rows ``v_i`` with ``v_i^T Sigma_x v_i = 1``.
 
+    See Also
+    --------
+    gaussian_privacy_funnel : The funnel, which hides S instead of keeping Y.
+    l2_compression : Optimal compression under squared error.
+    sklearn_privacy.gaussian.GaussianIBTransformer : Estimator that fits this solution to data.
+
     Examples
     --------
     >>> from sklearn_privacy.gaussian import gaussian_information_bottleneck
@@ -218,6 +230,11 @@ def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
     dict
         ``components`` (k, d); ``eigenvalues`` (d,) ascending ``lambda``;
         ``leakage`` ``I(S;T)`` in nats; ``disclosure``.
+
+    See Also
+    --------
+    gaussian_information_bottleneck : The bottleneck, which keeps Y instead of hiding S.
+    sklearn_privacy.gaussian.GaussianIBTransformer : Estimator that fits this solution to data.
 
     Examples
     --------

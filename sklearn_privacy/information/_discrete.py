@@ -44,6 +44,13 @@ def entropy(pmf):
     float
         ``-sum p log p``.
 
+    See Also
+    --------
+    conditional_entropy : ``H(B | A)`` of a joint pmf.
+    binary_entropy : Entropy of a two-outcome pmf given by one probability.
+    entropy_from_samples : Entropy estimated from samples.
+    gaussian_entropy : Differential entropy of a Gaussian vector.
+
     Examples
     --------
     >>> from sklearn_privacy.information import entropy
@@ -67,6 +74,11 @@ def binary_entropy(p):
         ``h(p)``, of the shape of ``p`` (a float for a scalar); ``h(0) = h(1) = 0``.
         ``log(1 - p)`` is evaluated as ``log1p(-p)``, so that ``h(p)`` keeps its
         relative precision for tiny ``p``.
+
+    See Also
+    --------
+    entropy : Entropy of a pmf with any number of outcomes.
+    nats_to_bits : Convert the result to bits.
 
     Examples
     --------
@@ -160,6 +172,13 @@ def mutual_information(joint):
     float
         ``H(A) + H(B) - H(A, B)``, clipped at 0 against rounding.
 
+    See Also
+    --------
+    conditional_entropy : ``H(B | A)``; ``I(A; B) = H(B) - H(B | A)``.
+    mutual_information_from_samples : ``I(A; B)`` estimated from paired samples.
+    max_information_leakage : Worst-case leakage over the outputs.
+    gaussian_mutual_information : ``I(A; B)`` of jointly Gaussian variables.
+
     Examples
     --------
     >>> import numpy as np
@@ -190,6 +209,11 @@ def kl_divergence(p, q):
     float
         ``sum p log(p / q)``; infinite when ``P`` puts mass where ``Q`` does not.
 
+    See Also
+    --------
+    mutual_information : ``D(P_AB || P_A P_B)``, a KL divergence.
+    entropy : Shannon entropy of a pmf.
+
     Examples
     --------
     >>> from sklearn_privacy.information import kl_divergence
@@ -217,6 +241,12 @@ def max_information_leakage(joint):
     float
         ``H(S) - min_u H(S | U=u)``.
 
+    See Also
+    --------
+    mutual_information : Average information leakage ``I(S; U)``.
+    posterior_entropies : ``H(S | U=u)`` for every ``u``.
+    sklearn_privacy.discrete.min_maximum_leakage_mapping : Mapping that minimises this leakage.
+
     Examples
     --------
     >>> import numpy as np
@@ -242,6 +272,11 @@ def nats_to_bits(value):
     -------
     ndarray
         ``value / log 2``.
+
+    See Also
+    --------
+    entropy : Shannon entropy, in nats.
+    mutual_information : Mutual information, in nats.
 
     Examples
     --------
@@ -278,6 +313,11 @@ def encode_symbols(values, *, name="values"):
         Integer codes in ``range(n_symbols)``.
     symbols : ndarray
         The distinct values (or rows), in the order of the codes.
+
+    See Also
+    --------
+    contingency_pmf : Joint pmf of two encoded samples.
+    sklearn_privacy.utils.encode_sensitive : Codes of the sensitive attribute S.
 
     Examples
     --------
@@ -339,6 +379,12 @@ def contingency_pmf(a, b):
     ndarray of shape (n_symbols_a, n_symbols_b)
         Rows and columns in the order of the codes of :func:`encode_symbols`.
 
+    See Also
+    --------
+    mutual_information : ``I(A; B)`` of the pmf this function returns.
+    mutual_information_from_samples : Estimate ``I(A; B)`` from the samples directly.
+    encode_symbols : Integer codes of the symbols counted here.
+
     Examples
     --------
     >>> from sklearn_privacy.information import contingency_pmf
@@ -372,6 +418,11 @@ def entropy_from_samples(x, *, method="plugin"):
     Returns
     -------
     float
+
+    See Also
+    --------
+    entropy : Entropy of a known pmf.
+    mutual_information_from_samples : ``I(A; B)`` estimated from paired samples.
 
     Examples
     --------
@@ -411,6 +462,12 @@ def mutual_information_from_samples(a, b, *, method="plugin"):
         for independent samples with many cells seen), so that the corrected
         value of a nearly independent pair can fall below zero; as mutual
         information is non-negative, such a value is reported as ``0``.
+
+    See Also
+    --------
+    mutual_information : ``I(A; B)`` of a known joint pmf.
+    contingency_pmf : Empirical joint pmf of the two samples.
+    sklearn_privacy.metrics.leakage_score : Leakage ``I(S; release)`` of any release.
 
     Examples
     --------

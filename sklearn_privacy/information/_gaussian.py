@@ -32,6 +32,21 @@ def _logdet(cov, name):
 def gaussian_entropy(cov):
     """Differential entropy of ``N(mu, cov)`` in nats: ``0.5 log det(2 pi e cov)``.
 
+    Parameters
+    ----------
+    cov : array-like of shape (d, d)
+        Positive definite covariance; the mean does not matter.
+
+    Returns
+    -------
+    float
+        ``0.5 * (d log(2 pi e) + log det cov)``.
+
+    See Also
+    --------
+    gaussian_mutual_information : ``I(A; B)`` from the same log-determinants.
+    entropy : Shannon entropy of a discrete pmf.
+
     Examples
     --------
     >>> from sklearn_privacy.information import gaussian_entropy
@@ -57,6 +72,12 @@ def gaussian_mutual_information(cov, a, b):
     -------
     float
         ``0.5 * (log det cov_aa + log det cov_bb - log det cov_ab,ab)``.
+
+    See Also
+    --------
+    gaussian_entropy : Differential entropy of a Gaussian vector.
+    gaussian_mutual_information_from_correlation : The same from canonical correlations.
+    mutual_information : ``I(A; B)`` of a discrete joint pmf.
 
     Examples
     --------

@@ -41,6 +41,12 @@ def inference_threat_bound(leakage, *, cost_bound=1.0):
     float or ndarray
         ``2 sqrt(2) L sqrt(I(S;Y))``.
 
+    See Also
+    --------
+    map_cost_gain : Exact cost gain of the MAP adversary.
+    sklearn_privacy.information.mutual_information : The leakage ``I(S;Y)`` of a joint pmf.
+    leakage_score : The leakage ``I(S;Y)`` estimated from samples.
+
     Examples
     --------
     >>> from sklearn_privacy.metrics import inference_threat_bound
@@ -70,6 +76,10 @@ def map_cost_gain(joint):
     -------
     float
         ``sum_y max_s p(s, y) - max_s p(s)``, in ``[0, 1]``.
+
+    See Also
+    --------
+    inference_threat_bound : Bound on the cost gain of any bounded-cost adversary.
 
     Examples
     --------

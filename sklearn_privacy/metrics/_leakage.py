@@ -67,6 +67,11 @@ def is_discrete_release(release):
     bool
         Whether the release is discrete.
 
+    See Also
+    --------
+    leakage_score : Picks its estimator with this test.
+    adversary_accuracy_score : Picks its default adversary with this test.
+
     Examples
     --------
     >>> import numpy as np
@@ -264,6 +269,12 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
     UserWarning
         With ``estimator="gaussian"`` on a discrete-looking release.
 
+    See Also
+    --------
+    make_leakage_scorer : The same estimate as a cross-validation scorer.
+    adversary_accuracy_score : Accuracy of an adversary predicting S.
+    sklearn_privacy.information.mutual_information_from_samples : The plug-in estimate for symbols.
+
     Examples
     --------
     >>> from sklearn_privacy.metrics import leakage_score
@@ -344,6 +355,11 @@ def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0
     -------
     float
         Accuracy of the adversary on the held-out rows.
+
+    See Also
+    --------
+    make_adversary_scorer : The same accuracy as a cross-validation scorer.
+    leakage_score : Information leakage ``I(S; release)``.
 
     Examples
     --------

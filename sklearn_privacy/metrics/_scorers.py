@@ -44,8 +44,32 @@ def find_mechanism(estimator, X=None):
     Returns
     -------
     mechanism : BaseMechanism
+        The mechanism (the first step that is or holds one).
     X_mechanism : array-like or None
         ``X`` as the mechanism sees it.
+
+    Raises
+    ------
+    TypeError
+        If ``estimator`` is neither a mechanism nor a Pipeline holding one.
+
+    See Also
+    --------
+    make_leakage_scorer : Scorer that scores the mechanism this function finds.
+    make_distortion_scorer : Scorer of the mechanism's own distortion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import FunctionTransformer
+    >>> from sklearn_privacy import PrivacyFunnelTransformer
+    >>> from sklearn_privacy.metrics import find_mechanism
+    >>> funnel = PrivacyFunnelTransformer(threshold=0.5)
+    >>> pipe = make_pipeline(FunctionTransformer(np.abs), funnel)
+    >>> mechanism, X_mechanism = find_mechanism(pipe, np.array([[-1], [2]]))
+    >>> mechanism is funnel, X_mechanism.ravel().tolist()
+    (True, [1, 2])
     """
     if isinstance(estimator, BaseMechanism):
         return estimator, X
@@ -179,6 +203,12 @@ def make_leakage_scorer(*, estimator="auto", n_neighbors=3, greater_is_better=Fa
     callable
         ``scorer(estimator, X, y=None, *, sensitive=None)``.
 
+    See Also
+    --------
+    leakage_score : The estimate this scorer computes.
+    make_adversary_scorer : Scorer of an adversary's accuracy.
+    sklearn_privacy.model_selection.tradeoff_curve : Sweep that uses these scorers.
+
     Examples
     --------
     >>> from sklearn_privacy.metrics import make_leakage_scorer
@@ -222,6 +252,11 @@ def make_adversary_scorer(
     -------
     callable
 
+    See Also
+    --------
+    adversary_accuracy_score : The accuracy this scorer computes.
+    make_leakage_scorer : Scorer of the information leakage.
+
     Examples
     --------
     >>> from sklearn_privacy.metrics import make_adversary_scorer
@@ -247,6 +282,11 @@ def make_distortion_scorer(*, greater_is_better=False):
     Returns
     -------
     callable
+
+    See Also
+    --------
+    make_leakage_scorer : Scorer of the information leakage.
+    find_mechanism : How the scorer finds the mechanism in a pipeline.
 
     Examples
     --------

@@ -70,6 +70,11 @@ def counting_query_joint(n, p=0.5):
     ndarray of shape (2 ** n, n + 1)
         ``joint[s, y]``; row ``s`` is the binary expansion of the database.
 
+    See Also
+    --------
+    counting_query_zeta : Its ``zeta`` in closed form.
+    laplace_counting_query_leakage : Leakage of the Laplace counting query.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import counting_query_joint
@@ -99,6 +104,11 @@ def zeta_distribution(joint):
     -------
     ndarray of shape (n_y,)
 
+    See Also
+    --------
+    maximum_leakage_from_zeta : Maximum leakage computed through ``zeta``.
+    counting_query_zeta : ``zeta`` of the counting query in closed form.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import counting_query_joint, zeta_distribution
@@ -112,6 +122,23 @@ def zeta_distribution(joint):
 
 def counting_query_zeta(n):
     """``zeta(y) = C(n, y) / 2^n`` (Example 2): the pre-image sizes, normalised.
+
+    Parameters
+    ----------
+    n : int
+        Number of database entries; the query counts those with property A.
+
+    Returns
+    -------
+    ndarray of shape (n + 1,)
+        ``zeta(y)`` for ``y = 0, ..., n``: the binomial(n, 1/2) pmf, whatever
+        the probability ``p`` of property A (given ``Y = y``, S is uniform on
+        its ``C(n, y)`` pre-images).
+
+    See Also
+    --------
+    zeta_distribution : ``zeta`` of any deterministic ``Y = f(S)``.
+    counting_query_joint : Joint pmf of the counting query.
 
     Examples
     --------
@@ -141,6 +168,11 @@ def maximum_leakage_from_zeta(joint, mapping):
     -------
     float
         The maximum leakage in nats.
+
+    See Also
+    --------
+    zeta_distribution : The ``zeta`` this identity uses.
+    sklearn_privacy.information.max_information_leakage : The direct computation.
 
     Examples
     --------
@@ -194,6 +226,11 @@ def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_
         ``R(D)`` in nats.
     mapping : ndarray of shape (n_y, n_u)
         The optimal ``Q(u | y)``.
+
+    See Also
+    --------
+    max_entropy_noise : The additive noise of Corollary 1.
+    gaussian_rate_distortion : Rate-distortion of a Gaussian vector.
 
     Examples
     --------
@@ -271,6 +308,10 @@ def max_entropy_noise(support, distortion, max_distortion):
     entropy : float
         ``H(Z)`` in nats.
 
+    See Also
+    --------
+    rate_distortion : Rate-distortion function of Corollary 1.
+
     Examples
     --------
     >>> import numpy as np
@@ -334,6 +375,11 @@ def laplace_counting_query_leakage(n, k, epsilon):
         the entropy of ``Y``), and ``paper_lower_bound_bits``, the bound
         ``(1 - e^{-k eps / 2}) log2(1 + n/k) - 1`` of the proof.
 
+    See Also
+    --------
+    counting_query_joint : Joint pmf of the counting query with binomial counts.
+    information_privacy_guarantees : What eps-information privacy bounds, unlike eps-DP.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import laplace_counting_query_leakage
@@ -382,6 +428,11 @@ def information_privacy_level(joint):
     float
         The least ``eps`` for which the mapping is eps-information private.
 
+    See Also
+    --------
+    information_privacy_guarantees : What this level implies.
+    sklearn_privacy.information.max_information_leakage : The worst-case leakage of the same pmf.
+
     Examples
     --------
     >>> import numpy as np
@@ -412,6 +463,10 @@ def information_privacy_guarantees(epsilon):
         ``dp_epsilon``: ``2 eps`` (differential privacy between *any* two
         inputs, neighbours or not); ``average_leakage``: ``eps`` nats (the
         paper's ``eps / ln 2`` bits) bounding ``I(S; U)``.
+
+    See Also
+    --------
+    information_privacy_level : The level ``epsilon`` of a mapping.
 
     Examples
     --------

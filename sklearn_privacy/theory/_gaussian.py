@@ -53,6 +53,10 @@ def reverse_water_filling(eigenvalues, distortion):
     component_distortions : ndarray of shape (d,)
         ``min(theta, s_i)``.
 
+    See Also
+    --------
+    gaussian_rate_distortion : The rate these distortions reach.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import reverse_water_filling
@@ -93,6 +97,12 @@ def gaussian_rate_distortion(eigenvalues, distortion):
     -------
     float or ndarray
         ``sum_i 0.5 log(s_i / min(theta, s_i))``.
+
+    See Also
+    --------
+    reverse_water_filling : The water level behind this rate.
+    gaussian_rate_distortion_beta : Rate and distortion at a multiplier ``beta``.
+    rate_distortion : Rate-distortion of a discrete source.
 
     Examples
     --------
@@ -139,6 +149,11 @@ def gaussian_rate_distortion_beta(eigenvalues, beta):
         ``sum_{beta s_i > 1} 0.5 log(beta s_i)`` in nats.
     distortion : float or ndarray
         ``sum_i min(1 / beta, s_i)``.
+
+    See Also
+    --------
+    gaussian_rate_distortion : Rate at a given distortion.
+    sklearn_privacy.gaussian.l2_compression : The compression that reaches this point.
 
     Examples
     --------

@@ -43,6 +43,11 @@ def ppan_scalar_useful_data(rho, delta, var_y=1.0):
     float or ndarray
         ``max(0, 0.5 log(1 / (1 - rho^2 + rho^2 delta / var_y)))`` in nats.
 
+    See Also
+    --------
+    ppan_scalar_full_data : The same when the release sees (X, Y).
+    ppan_vector_useful_data : The vector case.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import ppan_scalar_useful_data
@@ -107,6 +112,11 @@ def ppan_vector_useful_data(rhos, delta, c=1.0):
     component_distortions : ndarray of shape (k,)
         The water-filled ``delta_i`` (in whitened units, summing to ``min(delta / c, k)``).
 
+    See Also
+    --------
+    ppan_scalar_useful_data : The scalar case.
+    sklearn_privacy.datasets.make_gaussian_model : Samples of the Gaussian models.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import ppan_vector_useful_data
@@ -142,6 +152,11 @@ def ppan_scalar_full_data(rho, delta):
         0 when ``delta >= rho^2``, else
         ``-0.5 log(1 - (sqrt(rho^2 (1 - delta)) - sqrt((1 - rho^2) delta))^2)``.
 
+    See Also
+    --------
+    ppan_scalar_useful_data : The same when the release sees Y only.
+    sklearn_privacy.adversarial.PPANTransformer : The adversarial network these optima benchmark.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import ppan_scalar_full_data
@@ -174,6 +189,28 @@ def _symmetric_pair_mi(m, p):
 def symmetric_pair_full_data(m, p, delta):
     """Eq. 8: optimal leakage when the release sees (X, Y), error probability <= delta.
 
+    Parameters
+    ----------
+    m : int
+        Alphabet size of the symmetric pair, at least 2.
+    p : float
+        Probability ``P(Y != X)`` that the two attributes differ, in [0, 1].
+    delta : float or array-like
+        Limit(s) on the error probability ``P(Z != Y)``, in [0, 1].
+
+    Returns
+    -------
+    float or ndarray
+        Least leakage ``I(X; Z)`` in nats: ``r_m(p + delta)`` while
+        ``delta <= 1 - 1/m - p``, ``r_m(p - delta)`` while
+        ``delta <= p - (1 - 1/m)``, and 0 beyond, with
+        ``r_m(q) = log m - q log(m - 1) - h_2(q)``.
+
+    See Also
+    --------
+    symmetric_pair_useful_data : The same when the release sees Y only.
+    sklearn_privacy.datasets.symmetric_pair_pmf : The joint pmf of the pair.
+
     Examples
     --------
     >>> from sklearn_privacy.theory import symmetric_pair_full_data
@@ -201,6 +238,27 @@ def symmetric_pair_full_data(m, p, delta):
 )
 def symmetric_pair_useful_data(m, p, delta):
     """Eq. 9: optimal leakage when the release sees Y only, error probability <= delta.
+
+    Parameters
+    ----------
+    m : int
+        Alphabet size of the symmetric pair, at least 2.
+    p : float
+        Probability ``P(Y != X)`` that the two attributes differ, in [0, 1].
+    delta : float or array-like
+        Limit(s) on the error probability ``P(Z != Y)``, in [0, 1].
+
+    Returns
+    -------
+    float or ndarray
+        Least leakage ``I(X; Z)`` in nats:
+        ``r_m(p + delta (1 - p m / (m - 1)))`` while ``delta < 1 - 1/m``, and
+        0 beyond, with ``r_m(q) = log m - q log(m - 1) - h_2(q)``.
+
+    See Also
+    --------
+    symmetric_pair_full_data : The same when the release sees (X, Y).
+    sklearn_privacy.datasets.make_symmetric_pair : Samples of the pair.
 
     Examples
     --------

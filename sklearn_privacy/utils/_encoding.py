@@ -20,6 +20,32 @@ def is_continuous(values):
 
     Labels, integers and integer-valued floats are discrete (as
     :func:`sklearn.utils.multiclass.type_of_target` reads them).
+
+    Parameters
+    ----------
+    values : array-like
+        Values of the variable; NaN and infinite float cells are ignored.
+
+    Returns
+    -------
+    bool
+        True when ``values`` is a float (or complex) array with at least one
+        finite non-integer value.
+
+    See Also
+    --------
+    encode_sensitive : Codes of a discrete variable.
+    sensitive_design_matrix : How a continuous or discrete S enters Gaussian models.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import is_continuous
+    >>> is_continuous([0.5, 1.0, 2.0])
+    True
+    >>> is_continuous([0.0, 1.0, 2.0])
+    False
+    >>> is_continuous(["a", "b"])
+    False
     """
     values = np.asarray(values)
     if values.dtype.kind not in "fc":
@@ -42,6 +68,11 @@ def encode_sensitive(values, name="sensitive"):
     codes : ndarray of shape (n_samples,)
     symbols : ndarray
         The distinct values (or rows), in the order of the codes.
+
+    See Also
+    --------
+    sensitive_design_matrix : Float matrix of S for Gaussian models.
+    sklearn_privacy.information.encode_symbols : Codes of any discrete variable.
 
     Examples
     --------
@@ -71,6 +102,11 @@ def sensitive_design_matrix(values, name="sensitive"):
     Returns
     -------
     ndarray of shape (n_samples, n_columns_out)
+
+    See Also
+    --------
+    encode_sensitive : Integer codes of a discrete variable.
+    is_continuous : Whether a variable is read as continuous.
 
     Examples
     --------

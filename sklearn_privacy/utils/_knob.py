@@ -25,6 +25,11 @@ class TradeoffKnob:
     log : bool
         Whether the range is best swept on a log scale.
 
+    See Also
+    --------
+    sklearn_privacy.model_selection.tradeoff_curve : Sweep that reads the knob.
+    sklearn_privacy.base.BaseMechanism.get_tradeoff_knob : Where a mechanism declares it.
+
     Examples
     --------
     >>> from sklearn_privacy import L2CompressionDP

@@ -32,6 +32,10 @@ def check_psd_matrix(matrix, name, *, positive_definite=False, rtol=1e-10):
         asymmetry, a negative eigenvalue (not positive semi-definite), or a
         zero one when ``positive_definite``.
 
+    See Also
+    --------
+    sklearn_privacy.gaussian.l2_compression : Validates its covariance with this check.
+
     Examples
     --------
     >>> from sklearn_privacy.utils import check_psd_matrix

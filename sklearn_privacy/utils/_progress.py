@@ -25,6 +25,10 @@ def progress(iterable=None, *, verbose=0, total=None, desc=None):
     iterable or tqdm
         A context manager either way (``with progress(...) as bar``).
 
+    See Also
+    --------
+    sklearn_privacy.discrete.greedy_merge : Shows its merges with this bar when ``verbose > 0``.
+
     Examples
     --------
     >>> from sklearn_privacy.utils import progress

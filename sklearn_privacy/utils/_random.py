@@ -29,6 +29,10 @@ def check_seed_sequence(random_state):
     -------
     numpy.random.SeedSequence
 
+    See Also
+    --------
+    check_generator : The same input as a generator.
+
     Examples
     --------
     >>> from sklearn_privacy.utils import check_seed_sequence
@@ -61,6 +65,11 @@ def check_generator(random_state):
     Returns
     -------
     numpy.random.Generator
+
+    See Also
+    --------
+    check_seed_sequence : The same input as a seed sequence.
+    sklearn.utils.check_random_state : scikit-learn's legacy ``RandomState`` version.
 
     Examples
     --------

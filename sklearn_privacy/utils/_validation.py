@@ -32,6 +32,11 @@ def check_categorical_values(X, *, name="X", feature_names=None):
     ValueError
         Naming the column, the number of bad cells and the first bad row.
 
+    See Also
+    --------
+    check_sensitive : Validation of the sensitive attribute.
+    sklearn_privacy.discrete.CategoricalAlphabet : Encodes the checked columns.
+
     Examples
     --------
     >>> import numpy as np, pandas as pd
@@ -103,7 +108,41 @@ def _infinite_mask(column):
 
 
 def as_2d(values, name):
-    """``values`` (array-like or pandas object) as a 2-D ndarray; a 1-D one becomes a column."""
+    """``values`` (array-like or pandas object) as a 2-D ndarray; a 1-D one becomes a column.
+
+    Parameters
+    ----------
+    values : array-like, pandas Series or pandas DataFrame
+        One-dimensional or two-dimensional values.
+    name : str
+        Name used in the error message.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_columns)
+        The values, with one column when ``values`` is 1-D.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` has more than two dimensions (or none).
+
+    See Also
+    --------
+    check_sensitive : Validation of S, built on this conversion.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import as_2d
+    >>> as_2d([1, 2, 3], "sensitive")
+    array([[1],
+           [2],
+           [3]])
+    >>> as_2d([[[1]]], "sensitive")
+    Traceback (most recent call last):
+        ...
+    ValueError: sensitive must be 1-D or 2-D, got shape (1, 1, 1).
+    """
     if hasattr(values, "to_numpy"):
         values = values.to_numpy()
     values = np.asarray(values)
@@ -131,6 +170,25 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive", min_values=2
     Returns
     -------
     ndarray of shape (n_samples, n_sensitive)
+
+    See Also
+    --------
+    encode_sensitive : Integer codes of the validated S.
+    sensitive_design_matrix : Float matrix of S for Gaussian models.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import check_sensitive
+    >>> check_sensitive(["F", "M", "F"]).shape
+    (3, 1)
+    >>> check_sensitive([1, 1, 1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: sensitive takes a single value: there is nothing to protect ...
+    >>> check_sensitive([0, 1], n_samples=3)
+    Traceback (most recent call last):
+        ...
+    ValueError: sensitive has 2 rows but X has 3.
     """
     S = as_2d(sensitive, name)
     if n_samples is not None and S.shape[0] != n_samples:

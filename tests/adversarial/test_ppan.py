@@ -377,3 +377,16 @@ def test_dead_relu_adversary_warns(binary):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         leaky._warn_dead_adversary(seen)
+
+
+@pytest.mark.parametrize("max_epochs", [10, 30])
+def test_operating_point_survives_float32_rounding(max_epochs):
+    # float32 release probabilities summed to 0.99999995 and broke the joint's check
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 400)
+    x = np.where(rng.random(400) < 0.9, s, 1 - s)
+    ppan = PPANTransformer(
+        lam=0.5, max_epochs=max_epochs, batch_size=400, lr=0.05, sensitive=[0], random_state=0
+    ).fit(np.c_[s, x])
+    assert 0.0 <= ppan.leakage_ <= ppan.disclosure_ + 1e-12
+    assert ppan.leakage_ <= np.log(2)
