@@ -1,0 +1,273 @@
+"""Check the built documentation in a real browser (headless Chromium).
+
+Usage::
+
+    python docs/check_site.py [docs/_build/html] [--no-api] [--chromium /usr/bin/chromium]
+
+The built site is served from a local HTTP server and every checked page is
+opened in headless Chromium (Debian's ``chromium`` driven by playwright). On
+each page the script checks that
+
+* the math rendered: every ``.math`` element holds MathJax output, there is no
+  MathJax error, and no raw TeX (``\\(``, ``\\[``, ``$$``, ``$\\frac...$``) is
+  left in the visible text;
+* every image loaded (``naturalWidth > 0``);
+* the console shows no errors, no page script failed, every local resource
+  answered (no 404) and nothing was fetched from the network (the site must
+  work offline);
+* every same-site link points to a file that exists and, when it has an
+  ``#anchor``, to an element of that page with that ``id`` (or ``name``).
+
+Pages checked: the index and every top-level page, every user-guide page,
+every gallery page and, unless ``--no-api``, every API page. The script prints
+a summary and exits with status 1 and the list of problems if there is any.
+"""
+
+import argparse
+import functools
+import http.server
+import sys
+import threading
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlsplit
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Pages that are machinery rather than content.
+SKIPPED_PAGES = {"genindex.html", "py-modindex.html"}
+
+# Wait for MathJax (when the page loads it) and for every image, then report
+# what the page shows.
+INSPECT_PAGE = r"""
+async () => {
+  for (const img of document.images) { img.loading = "eager"; }
+  await Promise.race([
+    Promise.all(Array.from(document.images).map((img) => img.complete ? null :
+      new Promise((done) => {
+        img.addEventListener("load", done);
+        img.addEventListener("error", done);
+      }))),
+    new Promise((done) => setTimeout(done, 10000)),
+  ]);
+  let mathjax = "absent";
+  if (window.MathJax && window.MathJax.startup && window.MathJax.startup.promise) {
+    await Promise.race([window.MathJax.startup.promise, new Promise((d) => setTimeout(d, 15000))]);
+    mathjax = "ready";
+  } else if (document.querySelector("script[src*='mathjax'], script[src*='MathJax']")) {
+    mathjax = "not started";
+  }
+  const images = Array.from(document.images).map((img) => ({
+    src: img.currentSrc || img.src, ok: img.complete && img.naturalWidth > 0,
+  }));
+  const mathNodes = Array.from(document.querySelectorAll(".math"));
+  const unrendered = mathNodes
+    .filter((el) => !el.querySelector("mjx-container") && !el.closest("mjx-container"))
+    .map((el) => el.textContent.trim().slice(0, 80));
+  const mathErrors = Array.from(document.querySelectorAll("mjx-merror, .MathJax_Error"))
+    .map((el) => (el.getAttribute("data-mjx-error") || el.textContent).slice(0, 80));
+  // Visible text outside code, scripts and rendered math.
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode(node) {
+      const el = node.parentElement;
+      if (!el || el.closest("script, style, noscript, pre, code, textarea, mjx-container, " +
+                             ".highlight, .math, .sphx-glr-script-out, .headerlink")) {
+        return NodeFilter.FILTER_REJECT;
+      }
+      return NodeFilter.FILTER_ACCEPT;
+    },
+  });
+  const texPatterns = [/\\\(/, /\\\)/, /\\\[/, /\\\]/, /\$\$/,
+                       /\$[^$\n]*\\[A-Za-z]+[^$\n]*\$/, /\$[^$\s][^$\n]{0,80}[_^][^$\n]*\$/,
+                       /\\(frac|mathbb|mathcal|sum|log)\b/];
+  const rawTex = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    if (texPatterns.some((re) => re.test(text))) { rawTex.push(text.trim().slice(0, 100)); }
+  }
+  const links = Array.from(document.querySelectorAll("a[href]")).map((a) => a.href);
+  return {images, mathCount: mathNodes.length, unrendered, mathErrors, rawTex, links, mathjax};
+}
+"""
+
+
+class _Anchors(HTMLParser):
+    """Collect the ids and names of a page's elements."""
+
+    def __init__(self):
+        super().__init__()
+        self.anchors = set()
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if key == "id" or (key == "name" and tag == "a"):
+                self.anchors.add(value)
+
+
+@functools.cache
+def anchors_of(path):
+    parser = _Anchors()
+    parser.feed(Path(path).read_text(encoding="utf-8", errors="replace"))
+    return frozenset(parser.anchors)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+def serve(root):
+    """Serve ``root`` on a free local port; return the server and its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def pages_to_check(root, api=True):
+    """Relative paths of the pages to open, in a stable order."""
+    pages = [p for p in sorted(root.glob("*.html")) if p.name not in SKIPPED_PAGES]
+    for folder in ["user_guide", "auto_examples"] + (["generated"] if api else []):
+        pages += sorted((root / folder).rglob("*.html"))
+    rel = [p.relative_to(root).as_posix() for p in pages]
+    return ["index.html"] + [p for p in rel if p != "index.html"]
+
+
+def check_link(root, base, page, href, problems, counts):
+    """Check one link of ``page``: the file exists and so does its anchor."""
+    if not href.startswith(base):
+        if href.startswith(("http://", "https://")):
+            counts["external links (not followed)"] += 1
+        return
+    url, fragment = urldefrag(href)
+    path = unquote(urlsplit(url).path)[1:]
+    target = root / path
+    if path == "" or path.endswith("/"):
+        target = target / "index.html"
+    counts["internal links"] += 1
+    if not target.is_file():
+        problems.append(f"{page}: broken link {href} (no file {target.relative_to(root)})")
+        return
+    if fragment and target.suffix == ".html":
+        counts["anchors"] += 1
+        if unquote(fragment) not in anchors_of(str(target)):
+            problems.append(f"{page}: broken anchor {href} (no id {fragment!r} in {path})")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    default_root = Path(__file__).resolve().parent / "_build" / "html"
+    parser.add_argument("root", nargs="?", type=Path, default=default_root)
+    parser.add_argument("--no-api", action="store_true", help="skip the API pages")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per page")
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    root = args.root.resolve()
+    if not (root / "index.html").is_file():
+        print(f"no built site in {root}: build it first", file=sys.stderr)
+        return 2
+    pages = pages_to_check(root, api=not args.no_api)
+    server, base = serve(root)
+    problems = []
+    counts = dict.fromkeys(
+        [
+            "pages",
+            "images",
+            "math elements",
+            "internal links",
+            "anchors",
+            "external links (not followed)",
+        ],
+        0,
+    )
+    seen_links = set()
+    start = time.perf_counter()
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=args.chromium, headless=True, args=CHROMIUM_ARGS
+            )
+            context = browser.new_context()
+            page_problems = []
+
+            def route(route_obj):
+                url = route_obj.request.url
+                if url.startswith(base) or url.startswith(("data:", "blob:", "about:")):
+                    route_obj.continue_()
+                else:
+                    page_problems.append(f"fetches a resource from the network: {url}")
+                    route_obj.abort()
+
+            context.route("**/*", route)
+            tab = context.new_page()
+            tab.set_default_timeout(args.timeout * 1000)
+            tab.on(
+                "console",
+                lambda msg: (
+                    msg.type == "error" and page_problems.append(f"console error: {msg.text[:200]}")
+                ),
+            )
+            tab.on("pageerror", lambda exc: page_problems.append(f"script error: {exc}"))
+            tab.on(
+                "response",
+                lambda resp: (
+                    resp.url.startswith(base)
+                    and resp.status >= 400
+                    and page_problems.append(f"HTTP {resp.status} for {resp.url}")
+                ),
+            )
+            for rel in pages:
+                page_problems.clear()
+                tab.goto(base + rel, wait_until="load")
+                report = tab.evaluate(INSPECT_PAGE)
+                counts["pages"] += 1
+                counts["images"] += len(report["images"])
+                counts["math elements"] += report["mathCount"]
+                for image in report["images"]:
+                    if not image["ok"]:
+                        page_problems.append(f"image not loaded: {image['src']}")
+                if report["mathCount"] and report["mathjax"] != "ready":
+                    page_problems.append(f"math on the page but MathJax {report['mathjax']}")
+                for tex in report["unrendered"]:
+                    page_problems.append(f"math not rendered: {tex!r}")
+                for err in report["mathErrors"]:
+                    page_problems.append(f"MathJax error: {err!r}")
+                for text in report["rawTex"]:
+                    page_problems.append(f"raw TeX in text: {text!r}")
+                problems.extend(f"{rel}: {p}" for p in page_problems)
+                for href in report["links"]:
+                    if (rel, href) in seen_links:
+                        continue
+                    seen_links.add((rel, href))
+                    check_link(root, base, rel, href, problems, counts)
+            browser.close()
+    finally:
+        server.shutdown()
+
+    elapsed = time.perf_counter() - start
+    summary = ", ".join(f"{n} {name}" for name, n in counts.items())
+    print(f"check_site: {summary} in {elapsed:.0f} s")
+    if problems:
+        print(f"{len(problems)} problem(s):")
+        for problem in problems:
+            print(f"  - {problem}")
+        return 1
+    print("no problems found")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
