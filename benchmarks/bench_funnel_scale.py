@@ -98,10 +98,15 @@ def worker(impl, kind, n, threshold, data_home):
 
 def run_case(impl, kind, n, threshold, data_home, timeout):
     cmd = [sys.executable, __file__, "--worker", impl, kind, str(n), str(threshold), data_home]
+    failed = {"n": n, "wall": np.nan, "cpu": np.nan, "rss_mb": np.nan, "merges": -1}
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
-        return {"n": n, "wall": np.nan, "cpu": np.nan, "rss_mb": np.nan, "merges": -1}
+        return {**failed, "error": f"timed out after {timeout:g} s"}
+    except subprocess.CalledProcessError as exc:
+        # One failing case (e.g. out of memory) is reported, not the end of the table.
+        lines = (exc.stderr or "").strip().splitlines() or [f"exit status {exc.returncode}"]
+        return {**failed, "error": lines[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -144,6 +149,8 @@ def main():
             print(
                 f"{kind:>7s} {r['impl']:>5s} {r['n']:6d} {threshold:4.1f} {r['merges']:6d} "
                 f"{r['wall']:8.2f} {r['cpu']:8.2f} {r['rss_mb']:8.0f}"
+                + (f"  ({r['error']})" if "error" in r else ""),
+                flush=True,
             )
     for kind in ("dense", "sparse"):
         sel = [r for r in rows if r["case"] == kind and r["impl"] == "new"]

@@ -17,7 +17,9 @@ submodular functions (DS) problem. Two DS procedures are provided:
 - ``"ssp"``, the submodular-supermodular procedure (Narasimhan and Bilmes,
   2005): replace the subtracted function by a modular lower bound tight at the
   current set and minimise the remaining submodular function exactly with the
-  min-norm-point algorithm (Fujishige and Isotani), :func:`min_norm_point`;
+  min-norm-point algorithm (Fujishige and Isotani), :func:`min_norm_point`,
+  stopped as soon as a level set of the current point is certified optimal
+  by the point's negative part (the duality of submodular minimisation);
 - ``"mm"``, the modular-modular procedure (Iyer and Bilmes, 2012, Alg. 3): also
   replace the first function by one of its two modular upper bounds, so each
   step is a modular minimisation (``O(n)`` after the bounds).
@@ -40,7 +42,9 @@ directly here. The information along the path is computed by
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.linalg.lapack import dpotrf, dtrtrs
 from scipy.special import xlogy
+from threadpoolctl import threadpool_limits
 
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import progress
@@ -55,6 +59,8 @@ __all__ = [
 ]
 
 _TOL = 1e-12
+# min_norm_point's certified gap, relative to its tol (and to max(1, ||x||_1)).
+_CERT = 1e-2
 # Elements per block of pair values in _best_pair (a few MB of temporaries).
 _PAIR_BLOCK_ELEMENTS = 1 << 18
 
@@ -124,27 +130,85 @@ def _greedy_vertex(F, weights):
     return q
 
 
-def _affine_minimizer(gram):
-    """Coefficients (summing to one) of the min-norm point of the affine hull of points.
+class _Corral:
+    """Points of Wolfe's algorithm, their weights, Gram matrix and Cholesky factor.
 
-    ``gram`` is their Gram matrix ``P^T P`` (kept up to date by the caller,
-    ``O(n k)`` per added point instead of ``O(n k^2)`` per call): the KKT
-    system is ``(k + 1) x (k + 1)``, solved by LU, by least squares only when
-    it is singular.
+    ``R`` is upper triangular with ``R^T R = 1 1^T + P^T P`` (Wolfe, 1976): the
+    affine minimiser of the points is ``y / sum(y)`` with ``R^T R y = 1``, two
+    triangular solves. Adding a point costs ``O(n k)`` (its products with the
+    corral) and ``O(k^2)``; dropping points refactors the ``k x k`` matrix
+    kept in ``gram`` (LAPACK, ``O(k^3)``, no more often than additions). Buffers grow
+    by doubling, so nothing is reallocated per iteration.
     """
-    k = gram.shape[0]
-    kkt = np.zeros((k + 1, k + 1))
-    kkt[:k, :k] = gram
-    kkt[:k, k] = kkt[k, :k] = 1.0
-    rhs = np.zeros(k + 1)
-    rhs[k] = 1.0
-    try:
-        out = np.linalg.solve(kkt, rhs)
-        if np.all(np.isfinite(out)):
-            return out[:k]
-    except np.linalg.LinAlgError:
-        pass
-    return np.linalg.lstsq(kkt, rhs, rcond=None)[0][:k]
+
+    def __init__(self, points, weights):
+        n, k = points.shape
+        cap = max(8, 2 * k)
+        self.points = np.empty((n, cap))
+        self.gram = np.empty((cap, cap))
+        self.chol = np.zeros((cap, cap))
+        self.k = k
+        self.points[:, :k] = points
+        self.gram[:k, :k] = points.T @ points
+        self.weights = np.asarray(weights, dtype=float).copy()
+
+    def factor(self):
+        """Refactor ``1 + gram``; False when it is not positive definite."""
+        k = self.k
+        chol, info = dpotrf(1.0 + self.gram[:k, :k], lower=0, clean=1)
+        self.chol[:k, :k] = chol
+        return info == 0 and bool(np.all(np.isfinite(np.diag(chol))))
+
+    def _grow(self):
+        n, cap = self.points.shape
+        points, gram, chol = self.points, self.gram, self.chol
+        self.points = np.empty((n, 2 * cap))
+        self.gram = np.empty((2 * cap, 2 * cap))
+        self.chol = np.zeros((2 * cap, 2 * cap))
+        self.points[:, :cap] = points
+        self.gram[:cap, :cap] = gram
+        self.chol[:cap, :cap] = chol
+
+    def add(self, q, qq):
+        """Append point ``q`` (``qq = q @ q``) with weight 0; False if affinely dependent."""
+        k = self.k
+        cross = self.points[:, :k].T @ q
+        col, _ = dtrtrs(self.chol[:k, :k], 1.0 + cross, lower=0, trans=1)
+        rho2 = 1.0 + qq - col @ col
+        if not rho2 > 1e-13 * (1.0 + qq):
+            return False
+        if k == self.points.shape[1]:
+            self._grow()
+        self.points[:, k] = q
+        self.gram[:k, k] = self.gram[k, :k] = cross
+        self.gram[k, k] = qq
+        self.chol[:k, k] = col
+        self.chol[k, :k] = 0.0
+        self.chol[k, k] = np.sqrt(rho2)
+        self.weights = np.append(self.weights, 0.0)
+        self.k = k + 1
+        return True
+
+    def affine_minimizer(self):
+        """Weights (summing to one) of the min-norm point of the points' affine hull."""
+        k = self.k
+        chol = self.chol[:k, :k]
+        y, _ = dtrtrs(chol, np.ones(k), lower=0, trans=1)
+        y, _ = dtrtrs(chol, y, lower=0, trans=0)
+        return y / y.sum()
+
+    def keep(self, keep):
+        """Drop the points where ``keep`` is False and refactor."""
+        idx = np.flatnonzero(keep)
+        k = idx.size
+        self.points[:, :k] = self.points[:, idx]
+        self.gram[:k, :k] = self.gram[np.ix_(idx, idx)]
+        self.weights = self.weights[idx] / self.weights[idx].sum()
+        self.k = k
+        return self.factor()
+
+    def point(self):
+        return self.points[:, : self.k] @ self.weights
 
 
 def min_norm_point(F, *, tol=1e-10, max_iter=10000):
@@ -152,8 +216,11 @@ def min_norm_point(F, *, tol=1e-10, max_iter=10000):
 
     Wolfe's algorithm finds the point ``x*`` of minimum norm in the base
     polytope of ``F``; the sets ``{e : x*_e < t}`` contain a minimiser
-    (Fujishige's theorem). The level set of ``x*`` with the smallest value of
-    ``F`` is returned, so that rounding in ``x*`` cannot pick a wrong set.
+    (Fujishige's theorem). Every iterate ``x`` lies in the base polytope, so
+    ``F(W) >= x(W) >= sum_e min(x_e, 0)`` for every set ``W``: the level sets
+    of each iterate are evaluated (they come with Edmonds' greedy step at no
+    extra cost) and the algorithm stops as soon as the best set seen is
+    certified optimal by this bound, usually long before ``x`` converges.
 
     Parameters
     ----------
@@ -162,51 +229,66 @@ def min_norm_point(F, *, tol=1e-10, max_iter=10000):
         ``chain(order)`` giving ``F`` on the ``n + 1`` prefixes of ``order``
         (e.g. :class:`EntropicSetFunction`).
     tol : float, default=1e-10
-        Stop when Wolfe's gap ``||x||^2 - min_q <x, q>`` falls below
-        ``tol * max(1, max_q ||q||^2)``.
+        Stop when the certified gap ``F(W) - sum_e min(x_e, 0)`` falls below
+        ``tol / 100 * max(1, ||x||_1)``, or when Wolfe's gap
+        ``||x||^2 - min_q <x, q>`` falls below ``tol * max(1, max_q ||q||^2)``.
     max_iter : int, default=10000
         Largest number of major cycles.
 
     Returns
     -------
     mask : ndarray of bool of shape (n,)
-        A minimiser.
+        A minimiser: the best level set of the iterates.
     value : float
         ``F(mask)``.
     x : ndarray of shape (n,)
-        The min-norm point found.
+        The last iterate (the min-norm point when Wolfe's gap stopped it).
 
     Examples
     --------
+    The ``"ssp"`` procedure of :func:`~sklearn_privacy.discrete.iac_mdsf` runs
+    it at every iteration. At ``lam = 0`` the funnel's step minimises the
+    leakage after the merge, and one step merges every symbol (no leakage left):
+
     >>> import numpy as np
-    >>> from sklearn_privacy.discrete._submodular import EntropicSetFunction, min_norm_point
-    >>> F = EntropicSetFunction([(1.0, [[0.5, 0.3, 0.2]])], modular=[0.3, 0.9, -0.1])
-    >>> mask, value, _ = min_norm_point(F)
-    >>> mask.tolist(), round(value, 6)
-    ([True, False, True], -0.218789)
+    >>> from sklearn_privacy.discrete import iac_mdsf
+    >>> joint = np.array([[0.25, 0.1, 0.05, 0.05, 0.05], [0.05, 0.15, 0.05, 0.2, 0.05]])
+    >>> path = iac_mdsf(joint, lam=0.0, solver="ssp")
+    >>> [w.tolist() for w in path.merged_sets], round(float(path.leakage[-1]), 12)
+    ([[0, 1, 2, 3, 4]], 0.0)
     """
     n = F.n
-    x = _greedy_vertex(F, np.zeros(n))
-    points = x[:, None].copy()
-    gram = np.array([[x @ x]])
-    lam = np.array([1.0])
-    scale = max(1.0, float(x @ x))
+    corral = _Corral(_greedy_vertex(F, np.zeros(n))[:, None], [1.0])
+    corral.factor()
+    x = corral.point()
+    best_value, best = 0.0, np.zeros(0, dtype=np.int64)  # the empty set, F = 0
+    scale = max(1.0, float(np.max(np.diag(corral.gram[: corral.k, : corral.k]))))
+    xx_prev = np.inf
     for _ in range(max_iter):
-        q = _greedy_vertex(F, x)
-        scale = max(scale, float(q @ q))
-        if x @ x - x @ q <= tol * scale:
+        order = np.argsort(x, kind="stable")
+        chain = F.chain(order)
+        k = int(np.argmin(chain))
+        if chain[k] < best_value:
+            best_value, best = float(chain[k]), order[:k].copy()
+        # x lies in the base polytope: F(W) >= x(W) >= sum_e min(x_e, 0) for every W.
+        if best_value - np.minimum(x, 0.0).sum() <= _CERT * tol * max(1.0, np.abs(x).sum()):
             break
-        if np.any(np.all(np.abs(points - q[:, None]) <= 1e-15 * np.sqrt(scale), axis=0)):
-            break  # q already in the corral: no progress possible in floating point
-        cross = points.T @ q
-        gram = np.block([[gram, cross[:, None]], [cross[None, :], np.array([[q @ q]])]])
-        points = np.column_stack([points, q])
-        lam = np.append(lam, 0.0)
+        q = np.empty(n)
+        q[order] = np.diff(chain)
+        qq = float(q @ q)
+        scale = max(scale, qq)
+        xx = float(x @ x)
+        # Wolfe's gap; a norm that no longer decreases, or a point in the corral's
+        # affine hull, means no progress is possible in floating point.
+        if xx - x @ q <= tol * scale or xx >= xx_prev or not corral.add(q, qq):
+            break
+        xx_prev = xx
         while True:  # minor cycles
-            alpha = _affine_minimizer(gram)
+            alpha = corral.affine_minimizer()
             if np.all(alpha > 1e-14):
-                lam = alpha
+                corral.weights = alpha
                 break
+            lam = corral.weights
             neg = alpha <= 1e-14
             step = lam[neg] / np.maximum(lam[neg] - alpha[neg], 1e-300)
             theta = min(1.0, float(step.min()))
@@ -214,16 +296,17 @@ def min_norm_point(F, *, tol=1e-10, max_iter=10000):
             keep = lam > 1e-14
             if keep.all():
                 keep[np.argmin(lam)] = False
-            points, lam = points[:, keep], lam[keep]
-            gram = gram[np.ix_(keep, keep)]
-            lam = lam / lam.sum()
-        x = points @ lam
-    order = np.argsort(x, kind="stable")
-    values = F.chain(order)
-    k = int(np.argmin(values))
+            corral.weights = lam
+            if not corral.keep(keep):
+                # Not positive definite in floating point: stop at the last iterate.
+                corral.weights = None
+                break
+        if corral.weights is None:
+            break
+        x = corral.point()
     mask = np.zeros(n, dtype=bool)
-    mask[order[:k]] = True
-    return mask, float(values[k]), x
+    mask[best] = True
+    return mask, best_value, x
 
 
 class _Difference:
@@ -498,6 +581,11 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
     -------
     IACPath
 
+    See Also
+    --------
+    greedy_merge : The greedy privacy funnel (Alg. 1) or bottleneck (Alg. 2).
+    SubmodularFunnel : Estimator that runs IAC-MDSF on data.
+
     Examples
     --------
     >>> import numpy as np
@@ -525,7 +613,12 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
     leak, disc, obj = record(columns)
     leakage, disclosure, objective_values = [leak], [disc], [obj]
     merged_sets, ds_iterations, n_solves = [], [], 0
-    with progress(total=max(n - 1, 0), verbose=verbose, desc="IAC-MDSF (symbols merged)") as bar:
+    # One BLAS thread: the products are small and a second thread only adds
+    # synchronisation (several times slower on a loaded machine).
+    with (
+        threadpool_limits(limits=1, user_api="blas"),
+        progress(total=max(n - 1, 0), verbose=verbose, desc="IAC-MDSF (symbols merged)") as bar,
+    ):
         while columns.shape[1] > 1 and (max_iter is None or len(merged_sets) < max_iter):
             A, B = step_functions(columns, lam, objective)
             F = _Difference(A, B)

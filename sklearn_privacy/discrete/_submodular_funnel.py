@@ -19,7 +19,7 @@ class SubmodularFunnel(_MergeMechanism):
     Thm. 1), found by a difference-of-submodular procedure; it stops when no
     subset of two or more symbols improves it. It needs far fewer iterations
     than the pairwise greedy of :class:`PrivacyFunnelTransformer`. Read more
-    in ``docs/funnels.md``.
+    in ``docs/user_guide/funnels.md``.
 
     Parameters
     ----------

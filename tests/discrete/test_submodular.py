@@ -5,8 +5,10 @@ import itertools
 import numpy as np
 import pytest
 
+import sklearn_privacy.discrete._submodular as submodular
 from sklearn_privacy.discrete._submodular import (
     EntropicSetFunction,
+    _Corral,
     ds_minimize,
     iac_mdsf,
     min_norm_point,
@@ -80,6 +82,81 @@ def test_min_norm_point_matches_brute_force_cut():
         brute = min(F.value(m) for m in _all_masks(n))
         assert value == pytest.approx(brute, abs=1e-10)
         assert F.value(mask) == pytest.approx(value, abs=1e-12)
+
+
+def test_min_norm_point_certificate_against_brute_force():
+    # The returned set's value is the minimum over all subsets, and the last iterate x
+    # is a point of the base polytope (x(V) = F(V), x(W) <= F(W) for every W) whose
+    # negative part certifies it: F(mask) - sum min(x, 0) ~ 0.
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        n = int(rng.integers(2, 9))
+        F = EntropicSetFunction(
+            [(1.0, rng.dirichlet(np.ones(2 * n)).reshape(2, n))], modular=rng.normal(0, 0.3, n)
+        )
+        mask, value, x = min_norm_point(F)
+        masks = _all_masks(n)
+        values = F(masks)
+        assert value == pytest.approx(values.min(), abs=1e-12)
+        assert x.sum() == pytest.approx(F(np.ones(n, dtype=bool)), abs=1e-12)
+        assert np.all(masks.astype(float) @ x <= values + 1e-12)
+        assert value - np.minimum(x, 0).sum() <= 1e-10
+
+
+def test_min_norm_point_certified_stop_matches_full_convergence(monkeypatch):
+    # Stopping on the certificate returns the set that Wolfe's algorithm run to its own
+    # convergence (certificate disabled) returns, in fewer major cycles, on tied columns too.
+    rng = np.random.default_rng(9)
+    counts = rng.integers(1, 4, 150)
+    ones = rng.binomial(counts, 0.3)
+    joint = np.vstack([counts - ones, ones]).astype(float)
+    joint /= joint.sum()
+    A, B = step_functions(joint, 0.1)
+    # The first SSP subproblem of IAC-MDSF: A minus a modular lower bound of B tight at
+    # the best pair.
+    init, _ = submodular._best_pair(submodular._Difference(A, B), 150)
+    F = A.plus_modular(-submodular._modular_lower_bound(B, init, submodular._Difference(A, B)))
+    calls = []
+    chain = EntropicSetFunction.chain
+    monkeypatch.setattr(
+        EntropicSetFunction, "chain", lambda self, order: calls.append(1) or chain(self, order)
+    )
+    mask, value, _ = min_norm_point(F)
+    n_certified = len(calls)
+    monkeypatch.setattr(submodular, "_CERT", -np.inf)
+    calls.clear()
+    full_mask, full_value, _ = min_norm_point(F, tol=1e-14)
+    assert len(calls) > n_certified
+    assert value == pytest.approx(full_value, abs=1e-12)
+    np.testing.assert_array_equal(mask, full_mask)
+    assert 1 < mask.sum() < 150
+
+
+def test_corral_affine_minimizer_matches_kkt():
+    # Cholesky updates (add one point, drop some) against the KKT system solved afresh.
+    rng = np.random.default_rng(10)
+    points = rng.normal(size=(12, 3))
+    corral = _Corral(points, np.full(3, 1 / 3))
+    assert corral.factor()
+    for _ in range(6):
+        q = rng.normal(size=12)
+        assert corral.add(q, q @ q)
+        points = np.column_stack([points, q])
+    keep = np.ones(points.shape[1], dtype=bool)
+    keep[[1, 4]] = False
+    corral.weights = np.full(points.shape[1], 1 / points.shape[1])
+    assert corral.keep(keep)
+    points = points[:, keep]
+    k = points.shape[1]
+    kkt = np.zeros((k + 1, k + 1))
+    kkt[:k, :k] = points.T @ points
+    kkt[:k, k] = kkt[k, :k] = 1.0
+    expected = np.linalg.solve(kkt, np.r_[np.zeros(k), 1.0])[:k]
+    np.testing.assert_allclose(corral.affine_minimizer(), expected, atol=1e-12)
+    np.testing.assert_allclose(corral.points[:, :k], points)
+    # A point in the affine hull of the corral is refused.
+    inside = points @ np.r_[0.5, 0.5, np.zeros(k - 2)]
+    assert not corral.add(inside, inside @ inside)
 
 
 def test_thm1_decomposition_over_all_subsets():
