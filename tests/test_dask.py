@@ -7,6 +7,7 @@ import pytest
 from sklearn_privacy import ConvexPrivacyMapping, L2CompressionDP
 from sklearn_privacy.dp import clip_rows
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 da = pytest.importorskip("dask.array")
 
@@ -63,8 +64,10 @@ def test_gaussian_release_of_a_dask_array_records_one_release():
     signal = clip_rows(X, mech.radius_, center=mech.mean_) @ mech.components_.T * mech.scale_
     noise = (T - mech.mean_) @ mech.components_.T - signal
     np.testing.assert_allclose(np.var(noise, axis=0), mech.noise_variance_, rtol=0.1)
-    with pytest.raises(ValueError, match="in-memory data"):
-        L2CompressionDP().fit(da.from_array(X, chunks=(1000, 3)))
+    # the fit on a dask array is that of the rows in memory (tests/gaussian/test_dask_fit.py)
+    lazy_fit = L2CompressionDP(epsilon=2.0, clip_radius=3.0, fit_data="public")
+    lazy_fit.fit(da.from_array(X, chunks=(1000, 3)))
+    np.testing.assert_allclose(lazy_fit.covariance_, mech.covariance_, rtol=1e-10)
 
 
 def test_leakage_scorer_reads_a_dask_fold(frame):
@@ -74,3 +77,28 @@ def test_leakage_scorer_reads_a_dask_fold(frame):
     lazy = make_leakage_scorer()(mech, dd.from_pandas(frame, npartitions=3))
     eager = make_leakage_scorer()(mech, frame)
     assert lazy == pytest.approx(eager, abs=0.02) and lazy < 0
+
+
+def test_distinct_row_counts_match_pandas_groupby():
+    """Per-partition code counts, added in a tree, are pandas' counts of the whole frame."""
+    from sklearn_privacy.utils._dask import count_distinct_rows
+
+    rng = np.random.default_rng(0)
+    n = 4000
+    frame = pd.DataFrame(
+        {
+            "s": rng.integers(0, 2, n),
+            "a": pd.Categorical(rng.choice(["p", "q", "r"], n)),
+            "b": rng.choice(["u", "v", None], n).astype(object),
+        }
+    )
+    frame.loc[::7, "a"] = np.nan
+    with dask.config.set(scheduler="synchronous"):
+        rows, counts = count_distinct_rows(dd.from_pandas(frame, npartitions=5))
+    expected = frame.groupby(["s", "a", "b"], dropna=False, observed=True).size()
+    got = pd.Series(counts, index=pd.MultiIndex.from_frame(rows.astype(str)))
+    expected.index = pd.MultiIndex.from_frame(expected.index.to_frame(index=False).astype(str))
+    assert counts.sum() == n and len(got) == len(expected)
+    pd.testing.assert_series_equal(
+        got.sort_index(), expected.sort_index().astype(float), check_names=False
+    )

@@ -39,6 +39,12 @@ def clip_rows(X, radius, center=None):
     ndarray of shape (n_samples, n_features)
         Rows with norm at most ``radius``.
 
+    See Also
+    --------
+    dp_norm_quantile : DP choice of the clipping radius.
+    dp_mean : DP mean of clipped rows.
+    dp_covariance : DP mean and covariance of clipped rows.
+
     Examples
     --------
     >>> from sklearn_privacy.dp import clip_rows
@@ -110,6 +116,12 @@ def dp_mean(X, *, epsilon, delta, radius, random_state=None):
     -------
     ndarray of shape (n_features,)
 
+    See Also
+    --------
+    dp_covariance : DP mean and covariance together.
+    dp_norm_quantile : DP choice of the clipping radius.
+    clip_rows : The clipping applied before the noise.
+
     Examples
     --------
     >>> import numpy as np
@@ -156,6 +168,11 @@ def dp_second_moment(X, *, epsilon, delta, radius, random_state=None):
     Returns
     -------
     ndarray of shape (n_features, n_features)
+
+    See Also
+    --------
+    dp_covariance : DP mean and centred covariance.
+    clip_rows : The clipping applied before the noise.
 
     Examples
     --------
@@ -222,6 +239,12 @@ def dp_covariance(
     mean : ndarray of shape (n_features,)
     cov : ndarray of shape (n_features, n_features)
 
+    See Also
+    --------
+    dp_mean : DP mean alone.
+    dp_second_moment : DP uncentred second moment.
+    clip_rows : The clipping applied before the noise.
+
     Examples
     --------
     >>> import numpy as np
@@ -264,6 +287,10 @@ def compose_basic(*budgets):
     -------
     (float, float)
 
+    See Also
+    --------
+    GaussianAccountant : Exact, tighter composition of Gaussian mechanisms.
+
     Examples
     --------
     >>> from sklearn_privacy.dp import compose_basic
@@ -290,27 +317,50 @@ _RADIUS_GRID = 2.0 ** (np.arange(-400, 401) / 4.0)
 _RADIUS_STEPS = int(np.ceil(np.log2(_RADIUS_GRID.size)))
 
 
-def _noisy_norm_quantile(norms, quantile, sigma, rng, weights=None):
-    """Binary search for the smallest grid radius whose noisy count reaches ``quantile * n``.
+def norm_histogram(norms, weights=None):
+    """Weighted count of ``norms`` in each bin of the radius grid.
 
-    Each step publishes ``#{i : norm_i <= r} + N(0, sigma^2)``, a count of L2
-    sensitivity 1 under replace-one neighbours; at most ``_RADIUS_STEPS`` steps.
-    ``weights`` count each row that many times (rows of identical people).
+    Bin ``k < G`` (``G = _RADIUS_GRID.size``) holds the norms in
+    ``(grid[k-1], grid[k]]``, bin ``G`` those above the grid, so that the
+    count of rows within ``grid[k]`` is ``cumsum(counts)[k]``: one pass over
+    the rows answers every count of a binary search (and partial histograms
+    add up, so that it can be computed chunk by chunk).
     """
-    if weights is None:
-        weights = np.ones(norms.size)
-    target = quantile * weights.sum()
+    bins = np.searchsorted(_RADIUS_GRID, norms, side="left")
+    return np.bincount(bins, weights=weights, minlength=_RADIUS_GRID.size + 1)
+
+
+def _noisy_quantile_from_histogram(counts, total, quantile, sigma, rng):
+    """Binary search for the smallest grid radius whose noisy count reaches ``quantile * total``.
+
+    ``counts`` is a :func:`norm_histogram`. Each step publishes
+    ``#{i : norm_i <= r} + N(0, sigma^2)``, a count of L2 sensitivity 1 under
+    replace-one neighbours; at most ``_RADIUS_STEPS`` steps.
+    """
+    cumulative = np.cumsum(counts)
+    target = quantile * total
     lo, hi = 0, _RADIUS_GRID.size - 1
     for _ in range(_RADIUS_STEPS):
         if lo >= hi:
             break
         mid = (lo + hi) // 2
-        count = weights[norms <= _RADIUS_GRID[mid]].sum() + sigma * rng.standard_normal()
+        count = cumulative[mid] + sigma * rng.standard_normal()
         if count >= target:
             hi = mid
         else:
             lo = mid + 1
     return float(_RADIUS_GRID[hi])
+
+
+def _noisy_norm_quantile(norms, quantile, sigma, rng, weights=None):
+    """:func:`_noisy_quantile_from_histogram` of the norms of the rows.
+
+    ``weights`` count each row that many times (rows of identical people).
+    """
+    total = norms.size if weights is None else weights.sum()
+    return _noisy_quantile_from_histogram(
+        norm_histogram(norms, weights), total, quantile, sigma, rng
+    )
 
 
 @validate_params(
@@ -350,6 +400,11 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     float
         A radius from the grid (within 19 % of the noisy quantile).
 
+    See Also
+    --------
+    clip_rows : Clip rows to the radius found here.
+    dp_mean : DP mean of rows clipped to a radius.
+
     Examples
     --------
     >>> import numpy as np
@@ -369,6 +424,42 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
 # Shares of a private-fit budget (of mu^2, which adds up over Gaussian mechanisms).
 _FIT_SHARES = {"radius": 0.1, "mean": 0.3, "centred radius": 0.1, "covariance": 0.5}
 _QUANTILE = 0.95
+
+
+class RowStatistics:
+    """The statistics of the rows of ``Z`` (in memory) that a private fit reads.
+
+    :func:`private_mean_covariance_from_statistics` reads the rows only
+    through this interface, so that another implementation (dask, chunk by
+    chunk) computes the same estimate from the same statistics.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_samples, n_features)
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Each row counts that many times.
+    """
+
+    def __init__(self, Z, sample_weight=None):
+        self.Z = Z
+        self.sample_weight = sample_weight
+        self.weights = np.ones(Z.shape[0]) if sample_weight is None else sample_weight
+        self.total_weight = float(Z.shape[0] if sample_weight is None else sample_weight.sum())
+        self.n_features = Z.shape[1]
+
+    def norm_histogram(self, center=None):
+        """:func:`norm_histogram` of the norms of the rows minus ``center``."""
+        Z = self.Z if center is None else self.Z - center
+        return norm_histogram(row_norms_safe(Z), self.sample_weight)
+
+    def clipped_sum(self, radius):
+        """Weighted sum of the rows clipped to the ball of ``radius`` around the origin."""
+        return self.weights @ clip_rows(self.Z, radius)
+
+    def clipped_second_moment(self, center, radius):
+        """Weighted ``sum c c^T`` of the rows minus ``center``, clipped to ``radius``."""
+        Zc = clip_rows(self.Z, radius, center=center)
+        return (Zc.T * self.weights) @ Zc
 
 
 def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weight=None):
@@ -396,8 +487,22 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
     radius : float
         ``R``, the radius the centred rows were clipped to.
     """
-    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
-    n, d = w.sum(), Z.shape[1]
+    if sample_weight is not None:
+        sample_weight = np.asarray(sample_weight, float)
+    return private_mean_covariance_from_statistics(
+        RowStatistics(Z, sample_weight), mu, rng=rng, accountant=accountant, radius=radius
+    )
+
+
+def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius=None):
+    """:func:`private_mean_covariance` from the statistics of the rows alone.
+
+    ``rows`` has ``total_weight``, ``n_features``, ``norm_histogram(center)``,
+    ``clipped_sum(radius)`` and ``clipped_second_moment(center, radius)``
+    (see :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
+    order whatever computes them, so equal statistics give equal estimates.
+    """
+    n, d = rows.total_weight, rows.n_features
     shares = dict(_FIT_SHARES)
     if radius is not None:
         shares["covariance"] += shares.pop("centred radius")
@@ -407,25 +512,26 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
 
     count_sens = np.sqrt(_RADIUS_STEPS)
     sigma = sigma_for("radius", count_sens)
-    r0 = _noisy_norm_quantile(row_norms_safe(Z), _QUANTILE, sigma, rng, w)
+    r0 = _noisy_quantile_from_histogram(rows.norm_histogram(None), n, _QUANTILE, sigma, rng)
     accountant.spend("radius of the rows", sensitivity=count_sens, sigma=sigma)
 
     sens = 2.0 * r0 / n
     sigma = sigma_for("mean", sens)
-    mean = w @ clip_rows(Z, r0) / n + sigma * rng.standard_normal(d)
+    mean = rows.clipped_sum(r0) / n + sigma * rng.standard_normal(d)
     accountant.spend("mean", sensitivity=sens, sigma=sigma)
 
     if radius is None:
         sigma = sigma_for("centred radius", count_sens)
-        radius = _noisy_norm_quantile(row_norms_safe(Z - mean), _QUANTILE, sigma, rng, w)
+        counts = rows.norm_histogram(mean)
+        radius = _noisy_quantile_from_histogram(counts, n, _QUANTILE, sigma, rng)
         accountant.spend("radius around the mean", sensitivity=count_sens, sigma=sigma)
     radius = float(radius)
 
-    Zc = clip_rows(Z, radius, center=mean)
+    second = rows.clipped_second_moment(mean, radius)
     sens = np.sqrt(2.0) * radius**2 / n
     sigma = sigma_for("covariance", sens)
     noise = np.triu(sigma * rng.standard_normal((d, d)))
-    cov = (Zc.T * w) @ Zc / n + noise + np.triu(noise, 1).T
+    cov = second / n + noise + np.triu(noise, 1).T
     accountant.spend("covariance", sensitivity=sens, sigma=sigma)
     w, v = np.linalg.eigh(cov)
     # Post-processing: eigenvalues below the noise's spectral norm (about

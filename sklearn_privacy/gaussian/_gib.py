@@ -8,15 +8,18 @@ from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, gib_exponential_epsilon
-from sklearn_privacy.dp._estimation import row_norms_safe
-from sklearn_privacy.gaussian._leakage import gaussian_leakage
-from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
+from sklearn_privacy.gaussian._moments import leakage_from_covariance
+from sklearn_privacy.gaussian._privacy import (
+    FIT_DATA_CONSTRAINTS,
+    GaussianDPMixin,
+    check_scale_peaks,
+)
 from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
 )
 from sklearn_privacy.information import gaussian_channel_rate
-from sklearn_privacy.utils import TradeoffKnob, sensitive_design_matrix
+from sklearn_privacy.utils import TradeoffKnob
 
 # Budget of the private fit-time estimates when fit_epsilon is None.
 _DEFAULT_FIT_EPSILON = 1.0
@@ -47,6 +50,11 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
     computed from are private estimates, composed with the releases exactly
     (Gaussian differential privacy); with ``fit_data="public"`` the fit rows
     are declared public and only the releases are accounted for.
+
+    ``fit`` also takes a dask DataFrame or Array (S, ``y`` and
+    ``sample_weight`` dask or in memory): dask computes the moments, or the
+    statistics of the private estimates, partition by partition, and the
+    fitted mechanism is the in-memory one of the same rows, to rounding.
 
     Parameters
     ----------
@@ -224,41 +232,59 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         return np.asarray(sorted(set(positions)), dtype=int)
 
     def _fit_mechanism(self, X, S, y, sample_weight):
-        X = np.asarray(X, dtype=float)
+        self._fit_in_memory(X, S, y, sample_weight)
+
+    def _fit_variables(self, has_y):
+        """Check the parameters; say whether the fit reads S and y."""
         self.relevance_positions_ = self._relevance_positions()
-        keep = np.setdiff1d(np.arange(X.shape[1]), self.relevance_positions_)
+        keep = np.setdiff1d(np.arange(self.release_columns_.size), self.relevance_positions_)
         if keep.size == 0:
             raise ValueError("relevance names every released column: nothing is left to release.")
         self.feature_positions_ = keep
-        Xf = X[:, keep]
         if self.objective == "funnel":
             if self.disclosure is None:
                 raise ValueError('objective="funnel" needs disclosure (the I(X;T) to keep, nats).')
-            Y = sensitive_design_matrix(S)
-        elif self.relevance_positions_.size:
-            Y = X[:, self.relevance_positions_]
-        elif y is None:
+            return True, False
+        if self.relevance_positions_.size:
+            return True, False
+        if not has_y:
             raise ValueError(
                 "GaussianIBTransformer needs a relevance variable: pass y to fit, or name "
                 "columns of X with relevance=..."
             )
-        else:
-            Y = sensitive_design_matrix(y, "y")
-            if Y.shape[0] != X.shape[0]:
-                raise ValueError(f"y has {Y.shape[0]} rows but X has {X.shape[0]}.")
+        return True, True
 
-        d = Xf.shape[1]
-        check_scale(Xf)
-        check_scale(Y, "the sensitive variable" if self.objective == "funnel" else "y")
-        Z = np.hstack([Xf, Y])
+    def _n_released(self, n_release_columns):
+        return self.feature_positions_.size
+
+    def _assemble(self, X, S_design, y_design):
+        """Fit rows ``[X_f, Y]`` (Y: the relevance variable, or S for the funnel)."""
+        Xf = X[:, self.feature_positions_]
+        if self.objective == "funnel":
+            return np.hstack([Xf, S_design]), None
+        if self.relevance_positions_.size:
+            return np.hstack([Xf, X[:, self.relevance_positions_]]), S_design
+        return np.hstack([Xf, y_design]), S_design
+
+    def _fit_rows(self, rows):
+        """Fit from the statistics of the rows (in memory or computed by dask)."""
+        d = self.feature_positions_.size
+        peaks = rows.peaks()
+        check_scale_peaks(peaks[:d])
+        check_scale_peaks(
+            peaks[d:], "the sensitive variable" if self.objective == "funnel" else "y"
+        )
         mean, joint, radius = self._fit_moments(
-            Z, self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)), None, sample_weight
+            rows,
+            self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)),
+            None,
+            public_radius=False,
         )
         self.mean_ = mean[:d]
         if self.clip_radius is not None:
             radius = float(self.clip_radius)
         elif self.fit_data == "public":
-            radius = max(float(row_norms_safe(Xf - self.mean_).max()), np.finfo(float).tiny)
+            radius = max(rows.max_norm(self.mean_, d), np.finfo(float).tiny)
         self.radius_ = radius
         cov_x, cov_xy, cov_y = joint[:d, :d], joint[:d, d:], joint[d:, d:]
         try:
@@ -295,14 +321,13 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         self.distortion_measure_ = "mmse"
         if self.objective == "funnel":
             self.leakage_ = self.relevance_information_
-        elif S is not None:
-            self.leakage_ = gaussian_leakage(
-                Xf,
-                sensitive_design_matrix(S),
+        elif rows.n_extra:
+            self.leakage_ = leakage_from_covariance(
+                rows.leakage_covariance(),
+                rows.n_extra,
                 A,
                 np.ones(A.shape[0]),
                 np.ones(A.shape[0]),
-                sample_weight,
             )
         else:
             self.leakage_ = self.rate_

@@ -8,10 +8,14 @@ from sklearn.utils._param_validation import Interval
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, l2_exponential_epsilon
-from sklearn_privacy.gaussian._leakage import gaussian_leakage
-from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin, check_scale
+from sklearn_privacy.gaussian._moments import leakage_from_covariance
+from sklearn_privacy.gaussian._privacy import (
+    FIT_DATA_CONSTRAINTS,
+    GaussianDPMixin,
+    check_scale_peaks,
+)
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
-from sklearn_privacy.utils import TradeoffKnob, sensitive_design_matrix
+from sklearn_privacy.utils import TradeoffKnob
 
 # Share of the GDP budget (of mu^2) that a private fit spends when fit_epsilon is None.
 _DEFAULT_FIT_SHARE = 0.25
@@ -142,6 +146,11 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
     guarantee holds for any data; values whose squares overflow or underflow
     float64 are rejected.
 
+    ``fit`` also takes a dask DataFrame or Array (S and ``sample_weight``
+    dask or in memory): dask computes the statistics of the fit partition by
+    partition (two or three passes over the data) and the fitted mechanism
+    is the in-memory one of the same rows, to rounding.
+
     Examples
     --------
     >>> import numpy as np
@@ -201,13 +210,26 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         return TradeoffKnob("epsilon", "larger", low=0.1, high=100.0, log=True)
 
     def _fit_mechanism(self, X, S, y, sample_weight):
+        self._fit_in_memory(X, S, y, sample_weight)
+
+    def _fit_variables(self, has_y=False):
+        """Check the parameters; the fit reads S (for ``leakage_`` only), never y."""
         if (self.epsilon is None) == (self.beta is None):
             raise ValueError(
                 "Give exactly one of epsilon (target guarantee) and beta (trade-off); got "
                 f"epsilon={self.epsilon!r}, beta={self.beta!r}."
             )
-        X = np.asarray(X, dtype=float)
-        check_scale(X)
+        return True, False
+
+    def _n_released(self, n_release_columns):
+        return n_release_columns
+
+    def _assemble(self, X, S_design, y_design):
+        return X, S_design
+
+    def _fit_rows(self, rows):
+        """Fit from the statistics of the rows (in memory or computed by dask)."""
+        check_scale_peaks(rows.peaks())
         mu_total = None if self.epsilon is None else gaussian_dp_mu(self.epsilon, self.delta)
         mu_fit = self._fit_mu(None if mu_total is None else mu_total * np.sqrt(_DEFAULT_FIT_SHARE))
         if mu_total is not None and mu_fit >= mu_total:
@@ -215,9 +237,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                 f"fit_epsilon={self.fit_epsilon!r} uses all of epsilon={self.epsilon!r}; "
                 "leave some for the release."
             )
-        self.mean_, cov, self.radius_ = self._fit_moments(
-            X, mu_fit, self.clip_radius, sample_weight
-        )
+        self.mean_, cov, self.radius_ = self._fit_moments(rows, mu_fit, self.clip_radius)
         self.covariance_ = cov
         s, v = _descending_eigh(cov)
         s_max = float(s[0])
@@ -263,7 +283,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                 "or the budget is so small that the signal underflows): the release is the "
                 f"constant mean_. Raise {knob}.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=5,
             )
             self._set_guarantee(0.0)
         else:
@@ -273,7 +293,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                     f"(I(X;T) = {self.rate_:.2g} nats under the Gaussian model): it carries "
                     f"next to nothing. Raise {knob}, or clip_radius closer to the data.",
                     UserWarning,
-                    stacklevel=3,
+                    stacklevel=5,
                 )
             # The reported guarantee is that of the arrays the release uses.
             whitened = self.scale_ / np.sqrt(self.noise_variance_)
@@ -284,14 +304,13 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
             if self.n_components_
             else 0.0
         )
-        if S is not None:
-            self.leakage_ = gaussian_leakage(
-                X,
-                sensitive_design_matrix(S),
+        if rows.n_extra:
+            self.leakage_ = leakage_from_covariance(
+                rows.leakage_covariance(),
+                rows.n_extra,
                 self.components_,
                 self.scale_,
                 self.noise_variance_,
-                sample_weight,
             )
         else:
             self.leakage_ = self.rate_

@@ -14,7 +14,20 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
-from sklearn_privacy.dp._estimation import private_mean_covariance, row_norms_safe
+from sklearn_privacy.dp._estimation import private_mean_covariance_from_statistics
+from sklearn_privacy.gaussian._moments import (
+    ArrayFitRows,
+    DaskFitRows,
+    VariableEncoder,
+    combine_summaries,
+    summarise_variable,
+    weighted_moments,
+)
+from sklearn_privacy.utils import sensitive_design_matrix
+from sklearn_privacy.utils._dask import reduce_partitions
+from sklearn_privacy.utils._validation import as_2d
+
+__all__ = ["FIT_DATA_CONSTRAINTS", "GaussianDPMixin", "check_scale_peaks", "weighted_moments"]
 
 FIT_DATA_CONSTRAINTS = {
     "fit_data": [StrOptions({"private", "public"})],
@@ -25,11 +38,11 @@ FIT_DATA_CONSTRAINTS = {
 _LARGEST, _SMALLEST = 1e150, 1e-150
 
 
-def check_scale(X, name="X"):
-    """Reject columns whose squares overflow or underflow float64, with a clear message."""
-    if not X.size:
-        return
-    peak = np.maximum(X.max(axis=0), -X.min(axis=0))
+def check_scale_peaks(peak, name="X"):
+    """Reject columns whose squares overflow or underflow float64, with a clear message.
+
+    ``peak`` holds the largest absolute value of each column of ``name``.
+    """
     for j in np.flatnonzero((peak > _LARGEST) | ((peak > 0) & (peak < _SMALLEST))):
         fault = "overflow" if peak[j] > _LARGEST else "underflow"
         raise ValueError(
@@ -37,20 +50,6 @@ def check_scale(X, name="X"):
             "float64, so no covariance can be computed. Rescale the data by a public "
             "constant."
         )
-
-
-def weighted_moments(Z, sample_weight=None):
-    """Mean and unbiased covariance of the rows of ``Z``, each counted ``sample_weight`` times.
-
-    With integer weights this is exactly the moments of the repeated rows
-    (divisor ``sum(w) - 1``).
-    """
-    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
-    total = w.sum()
-    mean = w @ Z / total
-    Zc = Z - mean
-    cov = (Zc.T * w) @ Zc / max(total - 1.0, 1.0)
-    return mean, cov
 
 
 class GaussianDPMixin:
@@ -64,33 +63,159 @@ class GaussianDPMixin:
     def _claims_dp(self):
         return True
 
-    def _fit_moments(self, Z, mu_fit, radius, sample_weight=None):
-        """``(mean, covariance, radius)`` of the rows of ``Z``: private or public.
+    def _fit_moments(self, rows, mu_fit, radius, public_radius=True):
+        """``(mean, covariance, radius)`` of the fit rows: private or public.
 
-        Private: :func:`~sklearn_privacy.dp._estimation.private_mean_covariance`
+        ``rows`` gives the statistics of the rows (see
+        :mod:`sklearn_privacy.gaussian._moments`). Private:
+        :func:`~sklearn_privacy.dp._estimation.private_mean_covariance_from_statistics`
         under the ``mu_fit``-GDP budget (the radius is estimated privately when
         ``radius`` is None). Public: the sample moments, and the largest
-        centred row norm when ``radius`` is None. ``sample_weight`` counts
-        each row that many times.
+        centred row norm when ``radius`` is None and ``public_radius`` is set
+        (else ``radius`` as given).
         """
         self.accountant_ = GaussianAccountant()
         if self.fit_data == "private":
-            mean, cov, radius = private_mean_covariance(
-                Z,
-                mu_fit,
-                rng=self._fit_rng,
-                accountant=self.accountant_,
-                radius=radius,
-                sample_weight=sample_weight,
+            mean, cov, radius = private_mean_covariance_from_statistics(
+                rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
             )
             self._moments_mean = mean  # the published centre of the covariance (audits)
             return mean, cov, radius
-        mean, cov = weighted_moments(Z, sample_weight)
-        if radius is None:
-            radius = float(row_norms_safe(Z - mean).max())
+        mean, cov = rows.moments()
+        if radius is None and public_radius:
+            radius = rows.max_norm(mean)
             if radius <= 0:
                 radius = 1.0
-        return mean, cov, float(radius)
+        return mean, cov, None if radius is None else float(radius)
+
+    # ------------------------------------------------------------------ dask
+    # A mechanism using this mixin writes three hooks shared by both paths:
+    # ``_fit_variables()`` checks the parameters and says which of S and y the
+    # fit reads, ``_assemble(X, S_design, y_design)`` builds the fit rows
+    # ``(Z, extra)`` of a block, and ``_fit_rows(rows)`` fits from the rows'
+    # statistics. ``_fit_mechanism`` (in memory) and ``_fit_dask`` call them.
+    def _fit_in_memory(self, X, S, y, sample_weight):
+        X = np.asarray(X, dtype=float)
+        uses_s, uses_y = self._fit_variables(y is not None)
+        S_design = sensitive_design_matrix(S) if uses_s and S is not None else None
+        y_design = None
+        if uses_y:
+            y_design = sensitive_design_matrix(y, "y")
+            if y_design.shape[0] != X.shape[0]:
+                raise ValueError(f"y has {y_design.shape[0]} rows but X has {X.shape[0]}.")
+        Z, extra = self._assemble(X, S_design, y_design)
+        rows = ArrayFitRows(Z, sample_weight, extra, n_released=self._n_released(X.shape[1]))
+        self._fit_rows(rows)
+
+    def _fit_dask(self, X, y, sensitive, sample_weight):
+        """Fit from a dask collection: the statistics of the rows are computed by dask.
+
+        ``X`` is a dask DataFrame or 2-D Array; S (as columns of ``X`` or the
+        ``sensitive`` argument), ``y`` and ``sample_weight`` may be dask or
+        in-memory. The fit equals the in-memory fit of the same rows with the
+        same ``random_state`` (to rounding); see :class:`DaskFitRows` for the
+        passes over the data.
+        """
+        import dask
+
+        from sklearn_privacy.utils._dask import aligned_partitions, head_rows
+
+        self._validate_X(head_rows(X), reset=True)
+        self.sensitive_columns_ = self._resolve_sensitive_columns()
+        self.release_columns_ = np.setdiff1d(
+            np.arange(self.n_features_in_), self.sensitive_columns_
+        )
+        if self.release_columns_.size == 0:
+            raise ValueError(
+                f"sensitive={self.sensitive!r} names every column of X (n_features = "
+                f"{self.n_features_in_}): nothing is left to release."
+            )
+        has_columns = self.sensitive_columns_.size > 0
+        if has_columns and sensitive is not None:
+            raise ValueError(
+                f"S was given twice: as the columns of X named by sensitive={self.sensitive!r} "
+                "and as the `sensitive` argument. Give one."
+            )
+        if not has_columns and sensitive is None and self._needs_sensitive():
+            raise ValueError(
+                f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
+                "of X with sensitive=..., or pass fit(X, y, sensitive=S)."
+            )
+        uses_s, uses_y = self._fit_variables(y is not None)
+        has_s = has_columns or sensitive is not None
+        s_name = "the sensitive columns of X" if has_columns else "sensitive"
+        parts = aligned_partitions(
+            X,
+            [sensitive, y if uses_y else None, sample_weight],
+            ["sensitive", "y", "sample_weight"],
+        )
+        raw = [dask.delayed(self._dask_rows, pure=False)(*part) for part in parts]
+        encoders = [None, None]
+        wanted = [(0, uses_s and has_s, s_name), (1, uses_y, "y")]
+        if any(want for _, want, _ in wanted):
+            summaries = reduce_partitions(
+                raw, _summarise_block, _combine_block_summaries, uses_s and has_s, uses_y, s_name
+            )
+            for i, want, name in wanted:
+                if want:
+                    if summaries is None or summaries[i] is None:
+                        raise ValueError("X has no rows of positive weight.")
+                    encoders[i] = VariableEncoder(summaries[i], name)
+        self._spawn_streams()
+        blocks = [dask.delayed(self._dask_design, pure=False)(part, *encoders) for part in raw]
+        n_features, n_extra = self._n_fit_columns(encoders)
+        rows = DaskFitRows(
+            blocks,
+            n_features=n_features,
+            n_extra=n_extra,
+            n_released=self._n_released(self.release_columns_.size),
+            private=self.fit_data == "private",
+            want_moments=self.fit_data == "public",
+        )
+        self._fit_rows(rows)
+        return self
+
+    def _dask_rows(self, X, S, y, sample_weight):
+        """One partition: the released columns, S, y and positive weights (None if empty)."""
+        if not len(X):
+            return None
+        X_release, S_columns = self._split_sensitive(self._validate_X(X, reset=False))
+        n = X_release.shape[0]
+        if S is None:
+            S = S_columns
+        for name, values in (("sensitive", S), ("y", y), ("sample_weight", sample_weight)):
+            if values is not None and len(values) != n:
+                raise ValueError(
+                    f"A partition of {name} has {len(values)} rows where X has {n}: give it "
+                    "with the partitions of X."
+                )
+        if sample_weight is None:
+            return X_release, S, y, np.ones(n)
+        w = np.asarray(sample_weight, dtype=float).reshape(-1)
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise ValueError("sample_weight must hold finite, non-negative values.")
+        keep = w > 0
+        if not keep.all():
+            X_release, w = X_release[keep], w[keep]
+            S = None if S is None else as_2d(S, "sensitive")[keep]
+            y = None if y is None else as_2d(y, "y")[keep]
+        return X_release, S, y, w
+
+    def _dask_design(self, part, S_encoder, y_encoder):
+        """One partition's fit rows ``(Z, extra, w)`` (None if it has no rows)."""
+        if part is None or not part[0].shape[0]:
+            return None
+        X_release, S, y, w = part
+        S_design = None if S_encoder is None else S_encoder(S)
+        y_design = None if y_encoder is None else y_encoder(y)
+        Z, extra = self._assemble(np.asarray(X_release, dtype=float), S_design, y_design)
+        return Z, extra, w
+
+    def _n_fit_columns(self, encoders):
+        """Columns of ``Z`` and ``extra`` for the encoders found (from a one-row block)."""
+        designs = [None if e is None else np.zeros((1, e.n_columns)) for e in encoders]
+        Z, extra = self._assemble(np.zeros((1, self.release_columns_.size)), *designs)
+        return Z.shape[1], 0 if extra is None else extra.shape[1]
 
     def _fit_mu(self, default=None):
         """GDP budget of the fit-time estimates, from ``fit_epsilon`` at ``delta``."""
@@ -146,3 +271,19 @@ class GaussianDPMixin:
 
         check_is_fitted(self, "accountant_")
         return self.accountant_.epsilon(self.delta_), self.delta_
+
+
+def _summarise_block(part, uses_s, uses_y, s_name):
+    if part is None or not part[0].shape[0]:
+        return None
+    _, S, y, _ = part
+    return (
+        summarise_variable(S, s_name) if uses_s else None,
+        summarise_variable(y, "y") if uses_y else None,
+    )
+
+
+def _combine_block_summaries(a, b):
+    if a is None or b is None:
+        return a if b is None else b
+    return tuple(combine_summaries(x, y) for x, y in zip(a, b))
