@@ -292,7 +292,11 @@ def test_neighbouring_fits_of_the_information_bottleneck():
     y = X[:, 0] + 0.5 * rng.normal(size=n)
     Xp = X.copy()
     Xp[0] = [40.0, -40.0, 40.0]
-    gib = GaussianIBTransformer(beta=8.0, clip_radius=1.0, fit_epsilon=1.0).fit(X, y)
+    # A seeded Generator (not an int: no PrivacyLeakWarning): with random_state=None about
+    # 3.5 % of private fits put beta below the noisy covariance's critical value and refuse.
+    gib = GaussianIBTransformer(
+        beta=8.0, clip_radius=1.0, fit_epsilon=1.0, random_state=np.random.default_rng(1)
+    ).fit(X, y)
     Z = _joint_rows(gib, X, y)
     Zp = _joint_rows(gib, Xp, y)
     mu = actual_mu(gib, Z, Zp)
