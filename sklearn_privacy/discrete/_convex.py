@@ -62,17 +62,19 @@ default="hamming"
     output_alphabet : array-like of shape (n_outputs, n_columns), default=None
         The records ``U`` may take; the distinct training rows by default.
     solver : str, default="auto"
-        ``"auto"``: Clarabel, then SCS, then the first-order path when a conic
-        solver fails (large alphabets go to the first-order path directly);
-        ``"first-order"`` (average leakage only); or any cvxpy solver name, tried
-        alone.
+        ``"auto"``: Clarabel, then SCS (then the first-order path, for average
+        leakage, when both fail); alphabets with ``n_inputs * n_outputs`` above
+        14400 go to the first-order path directly. ``"first-order"``: the
+        first-order path (accelerated mirror descent with a duality-gap
+        certificate for average leakage; a smoothed maximum with a certified
+        bracket for maximum leakage); or any cvxpy solver name, tried alone.
     solver_options : dict, default=None
         Keyword arguments passed to ``cvxpy.Problem.solve``.
     tol : float, default=1e-7
         Accuracy in nats of the first-order path and of the line search of
         ``objective="maximum_leakage"``.
     max_iter : int, default=20000
-        Iteration limit of the first-order path.
+        Iteration limit of the first-order path (both objectives).
     smoothing : float, default=0.0
         Pseudo-count added to every cell of the ``P(S, Y)`` table.
     max_categories : int or None, default=200
@@ -112,7 +114,13 @@ default="hamming"
         Least achievable expected distortion.
     solver_ : str
         The solver that produced ``mapping_`` (``"constant"`` when a constant
-        release meets the budget, which leaks nothing).
+        release meets the budget, which leaks nothing; ``"HIGHS"`` when a
+        release independent of S meets it, ``objective="maximum_leakage"``).
+    gap_ : float
+        Certified bound, in nats, on ``leakage_`` minus the optimum (the
+        first-order path's duality gap, or the width of its certified bracket
+        on the maximum leakage); ``nan`` for the conic solvers, which give no
+        certificate.
     n_iter_ : int
         First-order iterations, line-search steps (``objective="maximum_leakage"``),
         or 1.
@@ -275,6 +283,7 @@ default="hamming"
         self.maximum_leakage_ = result["maximum_leakage"]
         self.distortion_ = result["distortion"]
         self.solver_ = result["solver"]
+        self.gap_ = float(result.get("gap", np.nan))
         # First-order iterations, line-search steps, or one conic solve.
         self.n_iter_ = max(1, int(result.get("n_iter", result.get("n_steps", 1))))
         self.leakage_ = (
@@ -348,7 +357,9 @@ default="hamming"
             return min_average_leakage_mapping(
                 joint, distortion, self.max_distortion, max_iter=self.max_iter, **kwargs
             )
-        return min_maximum_leakage_mapping(joint, distortion, self.max_distortion, **kwargs)
+        return min_maximum_leakage_mapping(
+            joint, distortion, self.max_distortion, max_iter=self.max_iter, **kwargs
+        )
 
     def _fit_full(self):
         """Remark 3: the input alphabet is the pairs (s, y); S is a function of it."""

@@ -48,6 +48,11 @@ def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
     -------
     ndarray of shape (n_y, n_u)
 
+    See Also
+    --------
+    min_achievable_distortion : Least budget a mapping can meet under this matrix.
+    min_average_leakage_mapping : Mapping of least leakage under a budget on this distortion.
+
     Examples
     --------
     >>> from sklearn_privacy.discrete import distortion_matrix

@@ -1,0 +1,258 @@
+"""First-order solvers of the Thm. 1 program for large alphabets.
+
+The accelerated mirror descent of :mod:`sklearn_privacy.discrete._convex_solvers`
+works on the rows of ``Q = P(U | Y)``; this module keeps its iterates in a
+factored form so that one iteration costs a few passes over an ``n_y x n_u``
+array instead of several dozen:
+
+- the gradient of ``I(S; U)`` divided by ``p_Y`` is ``G = P(S | Y)^T log P(S | U)``,
+  of rank ``n_s``, so the mirror iterate is ``softmax(M - P(S|Y)^T A - lam d)``
+  with ``A`` an ``n_s x n_u`` sum of scaled log-posteriors and ``lam`` the
+  accumulated multiplier of the budget; the averaged iterate's release
+  ``joint @ Q`` is an affine combination of the mirror iterates' releases;
+- when ``d`` takes few distinct values (Hamming on any number of columns
+  takes ``n_columns + 1``), the KL projection onto the budget and the dual
+  bound only need per-row sums (or minima) over each level of ``d``, so the
+  search for the budget multiplier is ``O(n_y x n_levels)`` per step.
+"""
+
+import numpy as np
+
+__all__ = ["DistortionLevels", "dual_bound_levels", "project_levels"]
+
+_TINY = 1e-300
+_LOG_FLOOR = -600.0
+# Largest number of distinct distortion values handled by level sums.
+MAX_LEVELS = 32
+
+
+class DistortionLevels:
+    """The distinct values of ``d`` and, per row, which entries take each of them.
+
+    Parameters
+    ----------
+    distortion : ndarray of shape (n_y, n_u)
+        The distortion matrix.
+    values : ndarray of shape (n_levels,)
+        Its distinct values, sorted.
+    inverse : ndarray of shape (n_y, n_u)
+        The index into ``values`` of each entry.
+    """
+
+    def __init__(self, distortion, values, inverse):
+        n_y, n_u = distortion.shape
+        m = values.size
+        self.values = values
+        self.shape = (n_y, m)
+        level = inverse.reshape(n_y, n_u)
+        counts = np.bincount(level.ravel(), minlength=m)
+        # Levels with few entries (the diagonal of Hamming) are summed from their
+        # indices; the others through a 0/1 mask (one pass each).
+        small = counts <= n_y * n_u // 16
+        self._dominant = int(np.argmax(counts))
+        small[self._dominant] = False
+        self.sparse = {}
+        self.masks = {}
+        for j in range(m):
+            if small[j]:
+                flat = np.flatnonzero(level == j)
+                self.sparse[j] = (flat, flat // n_u)
+            else:
+                self.masks[j] = (level == j).astype(float)
+        self.cell = None
+        if len(self.masks) > 1:
+            # The flat index of each entry's (row, level) cell in an (n_y, n_levels) table.
+            index = np.int32 if n_y * m < 2**31 else np.int64
+            self.cell = np.arange(n_y, dtype=index)[:, None] * m + level.astype(index)
+
+    def sums(self, A):
+        """Per row and level, the sum of the entries of ``A`` at that level."""
+        out = np.zeros(self.shape)
+        flat_a = A.ravel()
+        for j, (flat, rows) in self.sparse.items():
+            out[:, j] = np.bincount(rows, weights=flat_a[flat], minlength=self.shape[0])
+        for j, mask in self.masks.items():
+            out[:, j] = np.einsum("ij,ij->i", A, mask)
+        return out
+
+    def minima(self, A):
+        """Per row and level, the least entry of ``A`` at that level (``inf`` if none)."""
+        out = np.full(self.shape, np.inf)
+        flat_a = A.ravel()
+        for j, (flat, rows) in self.sparse.items():
+            np.minimum.at(out[:, j], rows, flat_a[flat])
+        for j, mask in self.masks.items():
+            out[:, j] = np.where(mask > 0, A, np.inf).min(axis=1)
+        return out
+
+    def add_scaled(self, A, c):
+        """``A += c (d - d_dominant)`` in place: ``c d`` up to a constant per row.
+
+        The constant does not change a row softmax; the dominant level needs no
+        pass, the small ones only their entries.
+        """
+        if c == 0:
+            return A
+        dominant = self._dominant
+        flat_a = A.ravel()
+        for j, (flat, _) in self.sparse.items():
+            flat_a[flat] += c * (self.values[j] - self.values[dominant])
+        for j, mask in self.masks.items():
+            if j != dominant:
+                A += (c * (self.values[j] - self.values[dominant])) * mask
+        return A
+
+    def scale(self, E, factor, out):
+        """``out = E * factor[row, level]`` for a table ``factor`` of shape (n_y, n_levels)."""
+        if self.cell is not None:
+            return np.multiply(E, np.take(factor.ravel(), self.cell), out=out)
+        (j,) = self.masks
+        np.multiply(E, factor[:, j : j + 1], out=out)
+        flat_e, flat_out = E.ravel(), out.ravel()
+        for k, (flat, rows) in self.sparse.items():
+            flat_out[flat] = flat_e[flat] * factor[rows, k]
+        return out
+
+    @classmethod
+    def of(cls, distortion, max_levels=MAX_LEVELS):
+        """The levels of ``distortion``, or ``None`` when it has more than ``max_levels`` values.
+
+        Parameters
+        ----------
+        distortion : ndarray of shape (n_y, n_u)
+            The distortion matrix.
+        max_levels : int, default=32
+            Largest number of distinct values accepted.
+
+        Returns
+        -------
+        DistortionLevels or None
+        """
+        flat = distortion.ravel()
+        # A cheap look at a sample first: a matrix of many values is not sorted in full.
+        if np.unique(flat[:: max(1, flat.size // 4096)]).size > max_levels:
+            return None
+        values, inverse = np.unique(flat, return_inverse=True)
+        if values.size > max_levels:
+            return None
+        return cls(distortion, values, inverse)
+
+
+def _level_moments(log_sums, values, lam):
+    """Per row: ``log Z``, ``E[d]`` and ``Var[d]`` under weights ``exp(log_sums - lam d)``."""
+    a = log_sums - lam * values
+    top = a.max(axis=1, keepdims=True)
+    w = np.exp(a - top)
+    z = w.sum(axis=1, keepdims=True)
+    w /= z
+    mean = w @ values
+    var = w @ (values * values) - mean**2
+    return (top + np.log(z)).ravel(), mean, np.maximum(var, 0.0)
+
+
+def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None):
+    """KL projection of ``softmax(logits)`` onto ``E[d] <= budget`` through level sums.
+
+    Parameters
+    ----------
+    logits : ndarray of shape (n_y, n_u)
+        Row logits (overwritten).
+    levels : DistortionLevels
+        The levels of ``d``.
+    p_y : ndarray of shape (n_y,)
+        Weights of the rows.
+    budget : float
+        The budget on ``sum_y p_y E_{Q_y}[d]``.
+    lam : float
+        Warm start of the multiplier.
+    rtol : float, default=1e-9
+        Relative accuracy on the budget.
+    out : ndarray of shape (n_y, n_u), default=None
+        Where to write the projection.
+
+    Returns
+    -------
+    Q : ndarray of shape (n_y, n_u)
+        ``softmax(logits - lam d)`` with the least ``lam >= 0`` meeting the budget.
+    lam : float
+    """
+    values = levels.values
+    logits -= logits.max(axis=1, keepdims=True)
+    np.maximum(logits, _LOG_FLOOR, out=logits)
+    E = np.exp(logits, out=logits)
+    sums = levels.sums(E)
+    with np.errstate(divide="ignore"):
+        log_sums = np.log(sums)
+    lo, hi = 0.0, np.inf
+    lam = max(float(lam), 0.0)
+    for _ in range(200):
+        log_z, mean, var = _level_moments(log_sums, values, lam)
+        excess = float(p_y @ mean) - budget
+        if (excess <= 0 and lam == 0) or abs(excess) <= rtol * budget:
+            break
+        if excess > 0:
+            lo = lam
+        else:
+            hi = lam
+        new = lam + excess / max(float(p_y @ var), _TINY)
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi) if np.isfinite(hi) else max(2.0 * lam, lam + 1.0)
+        lam = new
+    # Q = E exp(-lam d) / Z_y: one factor per row and level, at most 1 / min(E) (finite).
+    factor = np.exp(-lam * values[None, :] - log_z[:, None])
+    Q = out if out is not None else np.empty_like(E)
+    levels.scale(E, factor, Q)
+    return Q, lam
+
+
+def dual_bound_levels(row_minima, values, p_y, budget, h_s):
+    """Lagrange dual bound ``max_lam H(S) + sum_y p_y min_u [G + lam d] - lam budget``.
+
+    Parameters
+    ----------
+    row_minima : ndarray of shape (n_y, n_levels)
+        Per row and level of ``d``, the least ``G[y, u]`` (``inf`` where the row
+        has no entry at that level).
+    values : ndarray of shape (n_levels,)
+        The levels of ``d``.
+    p_y : ndarray of shape (n_y,)
+        Weights of the rows.
+    budget : float
+        The distortion budget.
+    h_s : float
+        ``H(S)``.
+
+    Returns
+    -------
+    float
+        The bound, maximised over ``lam >= 0`` (concave, piecewise linear:
+        bisection on its slope).
+    """
+    rows = np.arange(row_minima.shape[0])
+
+    def value_slope(lam):
+        A = row_minima + lam * values
+        best = A.argmin(axis=1)
+        return h_s + float(p_y @ A[rows, best]) - lam * budget, float(p_y @ values[best]) - budget
+
+    value, slope = value_slope(0.0)
+    if slope <= 0:
+        return value
+    best_value, lo, hi = value, 0.0, 1.0
+    for _ in range(200):
+        value, slope = value_slope(hi)
+        best_value = max(best_value, value)
+        if slope <= 0:
+            break
+        lo, hi = hi, 2.0 * hi
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        value, slope = value_slope(mid)
+        best_value = max(best_value, value)
+        if slope > 0:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-13 * max(1.0, hi):
+            break
+    return best_value
