@@ -1,7 +1,13 @@
-"""What the benchmark scripts share: where results and data are, the empirical joint pmf."""
+"""What the benchmark scripts share.
+
+Where results and data are, the empirical joint pmf, CSV writing, the Agg pyplot, saving a
+figure and the Pareto front of a set of points.
+"""
 
 import os
 from pathlib import Path
+
+import numpy as np
 
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 
@@ -23,3 +29,88 @@ def joint_of(frame, s_columns, x_columns):
         frame[s_columns].to_numpy(dtype=object)
     )
     return empirical_joint(s_codes, x_codes, s_codes.max() + 1, x_codes.max() + 1)
+
+
+def _format_cell(value):
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.6g}"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return str(value)
+
+
+def write_csv(rows, path, header=None):
+    """Write ``rows`` as CSV and return the path written.
+
+    ``rows`` is a list of dicts (the header is the first row's keys) or of
+    sequences (then ``header`` names the columns). Floats are written with six
+    significant digits. A relative ``path`` is taken under :data:`RESULTS`.
+    """
+    rows = list(rows)
+    path = Path(path)
+    if not path.is_absolute():
+        path = RESULTS / path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if rows and isinstance(rows[0], dict):
+        header = list(rows[0]) if header is None else list(header)
+        rows = [[row[key] for key in header] for row in rows]
+    with open(path, "w") as f:
+        if header is not None:
+            f.write(",".join(header) + "\n")
+        for row in rows:
+            f.write(",".join(_format_cell(v) for v in row) + "\n")
+    return path
+
+
+def pyplot():
+    """``matplotlib.pyplot`` on the Agg backend, or None when matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:  # pragma: no cover
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig, name, dpi=120):
+    """Save ``fig`` as ``RESULTS / name`` (``.png`` if no suffix), close it, return the path."""
+    path = Path(name)
+    if not path.suffix:
+        path = path.with_suffix(".png")
+    if not path.is_absolute():
+        path = RESULTS / path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    fig.clear()
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return path
+
+
+def pareto_front(x, y, *, maximize_x=True, maximize_y=False):
+    """Indices of the points no other point dominates, sorted by increasing ``x``.
+
+    A point dominates another when it is at least as good in both coordinates
+    (larger or smaller as ``maximize_x`` and ``maximize_y`` say) and strictly
+    better in one; of equal points the first is kept. Greedy paths swept over a
+    threshold are not monotone in it: drawing their front (or the points alone)
+    instead of joining them in threshold order avoids a sawtooth.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    gx = x if maximize_x else -x
+    gy = y if maximize_y else -y
+    keep = []
+    for i in range(len(x)):
+        better_eq = (gx >= gx[i]) & (gy >= gy[i])
+        strict = better_eq & ((gx > gx[i]) | (gy > gy[i]))
+        same = (gx == gx[i]) & (gy == gy[i])
+        if not strict.any() and not (same[:i].any()):
+            keep.append(i)
+    keep = np.array(keep, dtype=int)
+    return keep[np.argsort(x[keep], kind="stable")]
