@@ -92,6 +92,55 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     Every ``transform`` draws fresh noise. An integer ``random_state`` makes the
     *sequence* of releases of a freshly fitted mechanism reproducible (first
     release, second release, ...), never two identical noises from one fit.
+
+    See Also
+    --------
+    sklearn_privacy.utils.TradeoffKnob : The knob a mechanism declares in ``_tradeoff_knob``.
+    sklearn_privacy.metrics.make_leakage_scorer : Scores any mechanism built on this class.
+    sklearn_privacy.model_selection.tradeoff_curve : Sweeps any mechanism along its knob.
+
+    Examples
+    --------
+    A mechanism that adds Gaussian noise to the columns other than S:
+
+    >>> from numbers import Real
+    >>> import numpy as np
+    >>> from sklearn.utils._param_validation import Interval
+    >>> from sklearn_privacy.base import BaseMechanism
+    >>> from sklearn_privacy.utils import TradeoffKnob
+    >>> class AddNoise(BaseMechanism):
+    ...     # Releases X + N(0, scale^2); S is only removed from X.
+    ...     _parameter_constraints = {
+    ...         **BaseMechanism._parameter_constraints,
+    ...         "scale": [Interval(Real, 0, None, closed="left")],
+    ...     }
+    ...     _requires_sensitive = False
+    ...     _tradeoff_knob = TradeoffKnob("scale", "smaller", low=0.0, high=2.0)
+    ...
+    ...     def __init__(self, scale=1.0, *, sensitive=None, random_state=None, verbose=0):
+    ...         self.scale = scale
+    ...         self.sensitive = sensitive
+    ...         self.random_state = random_state
+    ...         self.verbose = verbose
+    ...
+    ...     def _fit_mechanism(self, X, S, y, sample_weight):
+    ...         return self
+    ...
+    ...     def _release(self, X, S, rng):
+    ...         return X + self.scale * rng.standard_normal(X.shape)
+    >>> X = np.array([[0, 1.0], [1, 2.0], [0, 3.0]])  # column 0 is S
+    >>> AddNoise(scale=0.0, sensitive=[0]).fit(X).transform(X)
+    array([[1.],
+           [2.],
+           [3.]])
+    >>> AddNoise(scale=0.5, sensitive=[0], random_state=0).fit_transform(X).shape
+    (3, 1)
+    >>> AddNoise().get_tradeoff_knob().name
+    'scale'
+    >>> AddNoise(scale=-1.0).fit(X)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    sklearn.utils._param_validation.InvalidParameterError: The 'scale' parameter of AddNoise ...
     """
 
     _parameter_constraints: dict = {
@@ -315,8 +364,8 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             check_categorical_values(X, feature_names=getattr(self, "feature_names_in_", None))
         return X
 
-    def _validate_fit_input(self, X, sensitive):
-        X = self._validate_X(X, reset=True)
+    def _set_column_roles(self):
+        """Set ``sensitive_columns_`` and ``release_columns_`` (after ``_validate_X``)."""
         self.sensitive_columns_ = self._resolve_sensitive_columns()
         self.release_columns_ = np.setdiff1d(
             np.arange(self.n_features_in_), self.sensitive_columns_
@@ -326,6 +375,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
                 f"sensitive={self.sensitive!r} names every column of X (n_features = "
                 f"{self.n_features_in_}): nothing is left to release."
             )
+
+    def _validate_fit_input(self, X, sensitive):
+        X = self._validate_X(X, reset=True)
+        self._set_column_roles()
         X_release, S = self._split_sensitive(X)
         if S is not None and sensitive is not None:
             raise ValueError(_S_TWICE.format(sensitive=self.sensitive))

@@ -13,6 +13,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from sklearn_privacy._base import _S_COLUMNS, _S_TWICE
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._estimation import private_mean_covariance_from_statistics
 from sklearn_privacy.gaussian._moments import (
@@ -121,21 +122,10 @@ class GaussianDPMixin:
         from sklearn_privacy.utils._dask import aligned_partitions, head_rows
 
         self._validate_X(head_rows(X), reset=True)
-        self.sensitive_columns_ = self._resolve_sensitive_columns()
-        self.release_columns_ = np.setdiff1d(
-            np.arange(self.n_features_in_), self.sensitive_columns_
-        )
-        if self.release_columns_.size == 0:
-            raise ValueError(
-                f"sensitive={self.sensitive!r} names every column of X (n_features = "
-                f"{self.n_features_in_}): nothing is left to release."
-            )
+        self._set_column_roles()
         has_columns = self.sensitive_columns_.size > 0
         if has_columns and sensitive is not None:
-            raise ValueError(
-                f"S was given twice: as the columns of X named by sensitive={self.sensitive!r} "
-                "and as the `sensitive` argument. Give one."
-            )
+            raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
         if not has_columns and sensitive is None and self._needs_sensitive():
             raise ValueError(
                 f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
@@ -143,7 +133,7 @@ class GaussianDPMixin:
             )
         uses_s, uses_y = self._fit_variables(y is not None)
         has_s = has_columns or sensitive is not None
-        s_name = "the sensitive columns of X" if has_columns else "sensitive"
+        s_name = _S_COLUMNS if has_columns else "sensitive"
         parts = aligned_partitions(
             X,
             [sensitive, y if uses_y else None, sample_weight],
