@@ -17,7 +17,11 @@ Every case runs in a fresh subprocess (time, peak RSS from ``getrusage``):
 ``new`` is ``ConvexPrivacyMapping.fit`` of this tree; ``baseline`` is the solver
 function of git ``--baseline-ref`` (the code before this change; the solver
 alone, so a lower bound on its estimator time) where it finishes in reasonable
-time (a run stopped at ``--baseline-timeout`` is reported as such). ``gap``
+time (a run stopped at ``--baseline-timeout`` is reported as such); its
+``_convex_solvers.py`` imports this tree's ``_convex_first_order.py``, so
+``--baseline-ref HEAD`` compares the solver loop of the last commit with this
+tree's on the same helpers (one case: ``--worker adult baseline --baseline-ref
+HEAD`` then ``--worker adult new``). ``gap``
 is the certified bound on the distance to the optimum (first-order path), in
 nats. Targets: avg-2000 <= 15 s with gap <= 1e-5, adult <= 15 s,
 each 10-symbol fit <= 1 s. Writes ``benchmarks/results/convex_scaling.csv`` and

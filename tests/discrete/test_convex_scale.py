@@ -13,7 +13,9 @@ from sklearn_privacy.discrete import (
 from sklearn_privacy.discrete import _convex_solvers as cs
 from sklearn_privacy.discrete._convex_first_order import (
     DistortionLevels,
+    blocked_combination,
     dual_bound_levels,
+    mirror_step_levels,
     project_levels,
 )
 from sklearn_privacy.information import entropy, max_information_leakage
@@ -166,6 +168,58 @@ def test_level_projection_matches_dense_projection(budget):
     np.testing.assert_allclose(fast.sum(axis=1), 1.0)
     # Oracle of the multiplier: the budget is met with equality (it binds here).
     assert p_y @ (fast * D).sum(axis=1) == pytest.approx(budget, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("lam_total", "block", "n_cols"), [(0.0, 7, 3), (2.5, 32, 3), (2.5, 32, 1)]
+)
+def test_blocked_mirror_step_matches_dense_projection(lam_total, block, n_cols):
+    # Oracle: the dense logits base - P(S|Y)^T A - lam_total d projected by the
+    # dense Newton search; the blocked step works on row blocks and per-level
+    # tables (one column: a single dense level, the full-array path).
+    joint, D = _hamming_instance(n_cols=n_cols, n_values=4 if n_cols > 1 else 30, seed=9)
+    p_y = joint.sum(axis=0)
+    rng = np.random.default_rng(10)
+    p_s_given_y = np.ascontiguousarray((joint / p_y).T)
+    base = rng.normal(size=D.shape)
+    A = rng.normal(scale=2, size=(joint.shape[0], D.shape[1]))
+    logits = base - p_s_given_y @ A - lam_total * D
+    dense, lam_dense = cs._budget_projection(logits, D, p_y, 0.1, 0.0, rtol=1e-12)
+    out = np.empty(D.shape)
+    assert DistortionLevels.of(D)._cell_scale == (n_cols > 1)  # which path runs
+    Q, lam, release = mirror_step_levels(
+        base,
+        p_s_given_y,
+        A,
+        lam_total,
+        DistortionLevels.of(D),
+        p_y,
+        0.1,
+        0.0,
+        out=out,
+        joint=joint,
+        block=block,
+    )
+    assert Q is out
+    assert lam == pytest.approx(lam_dense, rel=1e-7)
+    np.testing.assert_allclose(Q, dense, rtol=1e-7, atol=1e-14)
+    np.testing.assert_allclose(release, joint @ dense, rtol=1e-7, atol=1e-14)
+    assert p_y @ (Q * D).sum(axis=1) == pytest.approx(0.1, rel=1e-8)
+
+
+def test_blocked_minima_and_combination_match_dense():
+    joint, D = _hamming_instance(seed=11)
+    rng = np.random.default_rng(12)
+    levels = DistortionLevels.of(D)
+    P = (joint / joint.sum(axis=0)).T
+    B = rng.normal(size=(joint.shape[0], D.shape[1]))
+    np.testing.assert_allclose(
+        levels.minima_of_product(P, B, block=5), levels.minima(P @ B), rtol=1e-12
+    )
+    x, z = rng.random(D.shape), rng.random(D.shape)
+    expected = 0.3 * x + 0.7 * z
+    blocked_combination(x, 0.3, z, 0.7, scratch=np.empty(D.shape), block=6)
+    np.testing.assert_allclose(x, expected, rtol=1e-15)
 
 
 def test_level_dual_bound_equals_dense_bound():
