@@ -24,7 +24,8 @@ def _plugin_mutual_information(a, b):
 
 
 def _joint(frame):
-    return frame[_demo.RELEASED].astype(str).agg("|".join, axis=1)
+    first, *rest = (frame[c].astype(str) for c in _demo.RELEASED)
+    return first.str.cat(rest, sep="|")  # agg(axis=1) transposes: minutes at 30000 rows
 
 
 def test_synthetic_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
