@@ -2,7 +2,7 @@
 
 Breast cancer (L2 compression) and drug consumption (L2 compression and the
 Gaussian information bottleneck with the legal drugs as relevance variable),
-delta = 1e-5, 100 random 50/50 splits, with the majority-class and non-private
+delta = 1e-5, 100 random 50/50 splits (``--n-splits``), with the majority-class and non-private
 baselines. As in the thesis, the covariance is taken as public (estimated on the
 whole data set) and the data is centred; the clipping radius is the largest
 norm of a centred row.
@@ -138,8 +138,8 @@ def main():
     )
     args = parser.parse_args()
     if args.from_csv:
-        all_rows, baselines = read_results(RESULTS / "gaussian_real.csv")
-        report(all_rows, baselines, args.delta)
+        all_rows, baselines, n_splits = read_results(RESULTS / "gaussian_real.csv")
+        report(all_rows, baselines, args.delta, n_splits)
         return
     delta = args.delta
 
@@ -216,13 +216,14 @@ def main():
                 "accuracy_std": sd,
                 "majority": baselines[name][0],
                 "non_private": baselines[name][1],
+                "n_splits": args.n_splits,
             }
             for name, protocol, eps, m, sd in all_rows
         ],
         "gaussian_real.csv",
     )
 
-    report(all_rows, baselines, delta)
+    report(all_rows, baselines, delta, args.n_splits)
 
 
 def read_results(path):
@@ -243,10 +244,11 @@ def read_results(path):
                 )
             )
             baselines[name] = (float(rec["majority"]), float(rec["non_private"]), np.nan)
-    return all_rows, baselines
+            n_splits = int(rec.get("n_splits", 100))
+    return all_rows, baselines, n_splits
 
 
-def report(all_rows, baselines, delta):
+def report(all_rows, baselines, delta, n_splits):
     print("\nMean (sd) test accuracy; the classifier is trained on released rows")
     print(
         f"  {'experiment':17s} {'epsilon':>8s} {'test released':>14s} {'test clean':>14s} "
@@ -289,10 +291,10 @@ def report(all_rows, baselines, delta):
             f"{name} {at5[(name, RELEASED)]:.3f} vs {at5[(name, CLEAN)]:.3f}" for name in baselines
         )
     )
-    plot(all_rows, baselines, delta, best)
+    plot(all_rows, baselines, delta, best, n_splits)
 
 
-def plot(all_rows, baselines, delta, best):
+def plot(all_rows, baselines, delta, best, n_splits):
     plt = pyplot()
     if plt is None:  # pragma: no cover
         return
@@ -326,7 +328,7 @@ def plot(all_rows, baselines, delta, best):
         ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
     fig.suptitle(
         "Kohler 2018 thesis Fig. 6.9-6.11: logistic regression trained on released rows, "
-        "100 random 50/50 splits"
+        f"{n_splits} random 50/50 splits"
     )
     fig.tight_layout()
     save_figure(fig, "gaussian_real.png")
