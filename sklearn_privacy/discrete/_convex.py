@@ -115,7 +115,9 @@ default="hamming"
     solver_ : str
         The solver that produced ``mapping_`` (``"constant"`` when a constant
         release meets the budget, which leaks nothing; ``"HIGHS"`` when a
-        release independent of S meets it, ``objective="maximum_leakage"``).
+        release independent of S meets it, ``objective="maximum_leakage"``;
+        ``"closest"`` when the budget is the least achievable distortion and
+        each record has one closest output, so one mapping is feasible).
     gap_ : float
         Certified bound, in nats, on ``leakage_`` minus the optimum (the
         first-order path's duality gap, or the width of its certified bracket

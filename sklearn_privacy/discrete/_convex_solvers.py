@@ -163,6 +163,22 @@ def _closest_mapping(distortion):
     return Q
 
 
+def _forced_mapping(distortion, p_y, budget):
+    """The only feasible mapping when the budget is the least achievable distortion, else None.
+
+    At ``budget == sum_y P(y) min_u d(y, u)`` every row of positive mass must go
+    to its closest outputs; when each such row has a single closest output the
+    feasible set is one deterministic mapping (the first-order path would spend
+    its whole ``max_iter`` on that degenerate simplex).
+    """
+    least = float(p_y @ distortion.min(axis=1))
+    if budget > least + 1e-12 * max(1.0, least):
+        return None
+    rows = p_y > 0
+    closest = distortion[rows] == distortion[rows].min(axis=1, keepdims=True)
+    return _closest_mapping(distortion) if np.all(closest.sum(axis=1) == 1) else None
+
+
 def _clean_mapping(Q, p_y, distortion, budget):
     """Clip and renormalise a solver's mapping, then restore ``E[d] <= budget`` exactly.
 
@@ -833,6 +849,10 @@ def min_average_leakage_mapping(
         Q[:, int(np.argmin(constant))] = 1.0
         _say(verbose, "a constant release meets the budget: zero leakage.")
         return _result(joint, distortion, Q, "constant")
+    forced = _forced_mapping(distortion, p_y, max_distortion)
+    if forced is not None:
+        _say(verbose, "the budget is the least achievable distortion: one feasible mapping.")
+        return _result(joint, distortion, forced, "closest", gap=0.0)
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
     errors = []
     program = _program
@@ -987,6 +1007,10 @@ def min_maximum_leakage_mapping(
     if Q_hi is not None:
         _say(verbose, "a release independent of S meets the budget: eps = 0.")
         return _result(full_joint, distortion, Q_hi, used, epsilon=0.0, n_steps=0)
+    forced = _forced_mapping(distortion, p_y, max_distortion)
+    if forced is not None:
+        _say(verbose, "the budget is the least achievable distortion: one feasible mapping.")
+        return _result(full_joint, distortion, forced, "closest", gap=0.0, n_steps=0)
     if chain == ["first-order"]:
         started = time.perf_counter()
         Q_hi, hi, lo, n_iter = _first_order_maximum(

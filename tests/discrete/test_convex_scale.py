@@ -299,3 +299,31 @@ def test_estimator_first_order_maximum_and_gap():
     assert abs(conic["average_leakage"] - avg.leakage_) <= avg.gap_ + 1e-6
     small = ConvexPrivacyMapping(0.2, solver="CLARABEL", sensitive=[0]).fit(_issue_table())
     assert np.isnan(small.gap_)
+
+
+@pytest.mark.parametrize("objective", ["average", "maximum"])
+def test_budget_at_the_least_distortion_has_one_feasible_mapping(objective):
+    # Hamming: each record's only zero-distortion output is itself, so at budget 0 the
+    # identity is the one feasible mapping (the first-order path ran 20000 iterations here).
+    from sklearn_privacy.discrete import (
+        min_average_leakage_mapping,
+        min_maximum_leakage_mapping,
+    )
+    from sklearn_privacy.information import max_information_leakage, mutual_information
+
+    rng = np.random.default_rng(0)
+    joint = rng.dirichlet(np.full(3 * 40, 0.5)).reshape(3, 40)
+    hamming = 1.0 - np.eye(40)
+    solve = min_average_leakage_mapping if objective == "average" else min_maximum_leakage_mapping
+    result = solve(joint, hamming, 0.0, solver="first-order")
+    np.testing.assert_array_equal(result["mapping"], np.eye(40))
+    assert result["solver"] == "closest" and result["distortion"] == 0.0
+    assert result["average_leakage"] == pytest.approx(mutual_information(joint), abs=1e-12)
+    assert result["maximum_leakage"] == pytest.approx(max_information_leakage(joint), abs=1e-12)
+    # the conic path (the oracle; a budget of 1e-9 keeps it off the shortcut) finds the
+    # same optimum in the limit
+    conic = solve(joint[:, :8] / joint[:, :8].sum(), hamming[:8, :8], 1e-9, solver="CLARABEL")
+    assert conic["distortion"] <= 1e-9 + 1e-15
+    key = f"{objective}_leakage"
+    exact = mutual_information if objective == "average" else max_information_leakage
+    assert conic[key] == pytest.approx(exact(joint[:, :8] / joint[:, :8].sum()), abs=1e-5)
