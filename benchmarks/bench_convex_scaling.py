@@ -7,7 +7,9 @@ Every case runs in a fresh subprocess (time, peak RSS from ``getrusage``):
   fitted through the estimator from the table of distinct rows ``(s, y)`` with
   their probabilities as ``sample_weight``;
 - ``adult``: Adult's workclass, education, marital-status and occupation
-  (2230 joint symbols, real sparse counts; S = sex), Hamming, budget 0.1;
+  (2142 joint symbols, real sparse counts; S = sex), Hamming, budget 0.1;
+  ``adult-1634``: the same with education, marital-status, relationship and
+  native-country (1634 joint symbols, the size of the issue's 1639);
 - ``max-500``: Thm. 2 (maximum leakage), as ``avg`` with n = 500 (first-order
   path: smoothed maximum, certified bracket);
 - ``10-symbol``: a 16-row table with 10 distinct values of Y (binary S), every
@@ -48,7 +50,7 @@ from _common import REPO, RESULTS, default_data_home
 
 # The commit before issue 11's part 3: the old first-order path and line search.
 BASELINE_REF = "b84e99c"
-CASES = ["10-symbol", "max-500", "avg-2000", "adult", "avg-5000"]
+CASES = ["10-symbol", "max-500", "avg-2000", "adult", "adult-1634", "avg-5000"]
 
 
 def synthetic_table(n, n_s=6, seed=0):
@@ -59,14 +61,20 @@ def synthetic_table(n, n_s=6, seed=0):
     return np.column_stack([s, y]), joint[s, y]
 
 
-def adult_table():
+ADULT_COLUMNS = {
+    "adult": ["workclass", "education", "marital-status", "occupation"],  # 2142 symbols
+    "adult-1634": ["education", "marital-status", "relationship", "native-country"],
+}
+
+
+def adult_table(case="adult"):
     import pandas as pd
 
     from sklearn_privacy.datasets import fetch_adult
 
     data = fetch_adult(data_home=default_data_home())
     frame = pd.DataFrame(data.data, columns=data.feature_names)
-    columns = ["sex", "workclass", "education", "marital-status", "occupation"]
+    columns = ["sex", *ADULT_COLUMNS[case]]
     counts = frame[columns].value_counts().reset_index()
     return counts[columns].to_numpy(dtype=object), counts["count"].to_numpy(dtype=float)
 
@@ -151,8 +159,8 @@ def run_case(case, impl, ref):
                         }
                     )
         return rows
-    if case == "adult":
-        X, weights = adult_table()
+    if case.startswith("adult"):
+        X, weights = adult_table(case)
         budget, objective = 0.1, "average_leakage"
     else:
         kind, n = case.split("-")
