@@ -376,17 +376,28 @@ def dual_bound_levels(row_minima, values, p_y, budget, h_s):
         best = A.argmin(axis=1)
         return h_s + float(p_y @ A[rows, best]) - lam * budget, float(p_y @ values[best]) - budget
 
+    return maximise_concave(value_slope)
+
+
+def maximise_concave(value_slope, start=1.0, *, n_bracket=200, n_bisect=100, rtol=1e-13):
+    """Largest value seen while maximising a concave function of ``lam >= 0`` by its slope.
+
+    ``value_slope(lam)`` returns the value and a (super)gradient. The step from
+    0 doubles from ``start`` until the slope turns non-positive, then the
+    bracket is bisected; every evaluated value is a valid (dual) bound, so the
+    best one is returned.
+    """
     value, slope = value_slope(0.0)
     if slope <= 0:
         return value
-    best_value, lo, hi = value, 0.0, 1.0
-    for _ in range(200):
+    best_value, lo, hi = value, 0.0, start
+    for _ in range(n_bracket):
         value, slope = value_slope(hi)
         best_value = max(best_value, value)
         if slope <= 0:
             break
         lo, hi = hi, 2.0 * hi
-    for _ in range(100):
+    for _ in range(n_bisect):
         mid = 0.5 * (lo + hi)
         value, slope = value_slope(mid)
         best_value = max(best_value, value)
@@ -394,6 +405,6 @@ def dual_bound_levels(row_minima, values, p_y, budget, h_s):
             lo = mid
         else:
             hi = mid
-        if hi - lo <= 1e-13 * max(1.0, hi):
+        if hi - lo <= rtol * max(1.0, hi):
             break
     return best_value

@@ -33,6 +33,7 @@ from sklearn_privacy.discrete._convex_first_order import (
     DistortionLevels,
     blocked_combination,
     dual_bound_levels,
+    maximise_concave,
     mirror_step_levels,
     project_levels,
 )
@@ -403,26 +404,7 @@ def _dual_bound(G, distortion, p_y, budget, h_s, lam_hint):
             float(p_y @ distortion[rows, best]) - budget,
         )
 
-    value, slope = value_slope(0.0)
-    if slope <= 0:
-        return value
-    lo, hi = 0.0, max(lam_hint, 1e-3)
-    best_value = value
-    for _ in range(60):  # bracket the maximiser
-        value, slope = value_slope(hi)
-        best_value = max(best_value, value)
-        if slope <= 0:
-            break
-        lo, hi = hi, 2.0 * hi
-    for _ in range(40):
-        mid = 0.5 * (lo + hi)
-        value, slope = value_slope(mid)
-        best_value = max(best_value, value)
-        if slope > 0:
-            lo = mid
-        else:
-            hi = mid
-    return best_value
+    return maximise_concave(value_slope, max(lam_hint, 1e-3), n_bracket=60, n_bisect=40, rtol=0.0)
 
 
 def _first_order_average(joint, distortion, budget, **kwargs):
