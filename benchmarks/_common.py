@@ -4,7 +4,10 @@ Where results and data are, the empirical joint pmf, CSV writing, the Agg pyplot
 figure and the Pareto front of a set of points.
 """
 
+import importlib.util
 import os
+import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -114,3 +117,21 @@ def pareto_front(x, y, *, maximize_x=True, maximize_y=False):
             keep.append(i)
     keep = np.array(keep, dtype=int)
     return keep[np.argsort(x[keep], kind="stable")]
+
+
+def module_at_ref(path, ref):
+    """The module at ``path`` (relative to the repository) as it was at git ``ref``.
+
+    Loaded from a temporary copy under a new name, so a benchmark can run the
+    baseline and the current code in the same process.
+    """
+    source = subprocess.run(
+        ["git", "show", f"{ref}:{path}"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    name = Path(path).stem + "_baseline"
+    copy = Path(tempfile.mkdtemp()) / f"{name}.py"
+    copy.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, copy)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -35,18 +35,16 @@ each 10-symbol fit <= 1 s. Writes ``benchmarks/results/convex_scaling.csv`` and
 
 import argparse
 import csv
-import importlib.util
 import json
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import REPO, RESULTS, default_data_home
+from _common import RESULTS, default_data_home, module_at_ref
 
 # The commit before issue 11's part 3: the old first-order path and line search.
 BASELINE_REF = "b84e99c"
@@ -87,19 +85,7 @@ def ten_symbol_table(seed=0):
 
 
 def _baseline_module(ref):
-    source = subprocess.run(
-        ["git", "show", f"{ref}:sklearn_privacy/discrete/_convex_solvers.py"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "_convex_solvers_baseline.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("_convex_solvers_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_at_ref("sklearn_privacy/discrete/_convex_solvers.py", ref)
 
 
 def _fit(X, weights, budget, objective, distortion="hamming", solver="auto"):

@@ -20,12 +20,10 @@ import json
 import resource
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
-from _common import REPO, RESULTS, default_data_home
+from _common import RESULTS, default_data_home, module_at_ref
 
 
 def dense_joint(n, n_s=8, seed=0):
@@ -46,21 +44,7 @@ def _load_greedy(impl):
         from sklearn_privacy.discrete import _greedy
 
         return _greedy
-    import importlib.util
-
-    source = subprocess.run(
-        ["git", "show", f"{impl}:sklearn_privacy/discrete/_greedy.py"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "_greedy_baseline.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("_greedy_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_at_ref("sklearn_privacy/discrete/_greedy.py", impl)
 
 
 def worker(impl, kind, n, threshold, data_home):

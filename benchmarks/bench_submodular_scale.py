@@ -13,17 +13,14 @@ same run, and says whether its merged sets are those of the new code. Targets:
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import resource
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
-from _common import REPO, RESULTS
+from _common import RESULTS, module_at_ref
 from bench_funnel_scale import sparse_joint
 
 
@@ -32,19 +29,7 @@ def _load_submodular(ref):
         from sklearn_privacy.discrete import _submodular
 
         return _submodular
-    source = subprocess.run(
-        ["git", "show", f"{ref}:sklearn_privacy/discrete/_submodular.py"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "_submodular_baseline.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("_submodular_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_at_ref("sklearn_privacy/discrete/_submodular.py", ref)
 
 
 def worker(n, solver, what, ref):
