@@ -32,7 +32,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from sklearn_privacy.exceptions import PrivacyLeakWarning
+from sklearn_privacy.exceptions import PrivacyLeakWarning, user_stacklevel
 from sklearn_privacy.utils._dask import (
     count_distinct_rows,
     is_dask_collection,
@@ -200,13 +200,20 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         self : object
             The fitted mechanism.
         """
-        if is_dask_collection(X):
-            return self._fit_dask(X, y, sensitive, sample_weight)
-        X_release, S = self._validate_fit_input(X, sensitive)
-        X_release, S, y, sample_weight = self._apply_sample_weight(X_release, S, y, sample_weight)
-        self._spawn_streams()
-        self._fit_mechanism(X_release, S, y, sample_weight)
-        return self
+        try:
+            if is_dask_collection(X):
+                return self._fit_dask(X, y, sensitive, sample_weight)
+            X_release, S = self._validate_fit_input(X, sensitive)
+            X_release, S, y, sample_weight = self._apply_sample_weight(
+                X_release, S, y, sample_weight
+            )
+            self._spawn_streams()
+            self._fit_mechanism(X_release, S, y, sample_weight)
+            return self
+        finally:
+            # the fit-time stream lives for the fit only: nothing in a fitted model may
+            # let anyone replay the noise of its private estimates
+            self.__dict__.pop("_fit_rng", None)
 
     def _fit_dask(self, X, y, sensitive, sample_weight):
         """A dask DataFrame: dask counts the distinct rows, the mechanism is fitted on them."""
@@ -232,30 +239,57 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         keep = sample_weight > 0
         if not keep.all():
             X, sample_weight = X[keep], sample_weight[keep]
-            S = None if S is None else check_sensitive(S[keep], name="S of the weighted rows")
+            S = None if S is None else self._check_fit_sensitive(S[keep], "S of the weighted rows")
             if y is not None:
                 y = _safe_indexing(y, np.flatnonzero(keep))
         return X, S, y, sample_weight
 
     def _spawn_streams(self):
-        """Independent fit-time and release streams from one seed (see the class docstring)."""
-        if (
-            self._claims_dp()
-            and isinstance(self.random_state, Integral)
-            and not isinstance(self.random_state, bool)
-        ):
+        """Set up the noise of this fit (see the class docstring).
+
+        ``random_state=None``: ``_fit_rng`` draws fresh OS entropy and lives for the
+        fit only, and no release stream is kept: every release draws fresh OS
+        entropy when it is made (:meth:`_release_generator`), so nothing reachable
+        from the fitted model (pickle, deepcopy, joblib) holds a state from which
+        its past or future noise could be computed, and no two copies share noise.
+        A seed (int, RandomState or Generator): independent fit-time and release
+        streams spawned from it, reproducible for experiments; a DP mechanism warns.
+        """
+        self.__dict__.pop("_release_rng", None)
+        if self.random_state is None:
+            self._fit_rng = np.random.default_rng()
+            return
+        if self._claims_dp():
             warnings.warn(
-                f"{self.__class__.__name__}(random_state={self.random_state!r}): every "
-                "mechanism fitted with this seed draws the same sequence of noises, so two "
-                "published releases made from it can be subtracted to remove the noise, and "
-                "the reported epsilon_ does not hold for them together. Use a fixed seed "
-                "for experiments only; publish releases made with random_state=None.",
+                f"{self.__class__.__name__}(random_state={self.random_state!r}): a seeded "
+                "mechanism draws a reproducible sequence of noises, so two published "
+                "releases made from the same seed can be subtracted to remove the noise, "
+                "and the saved model (pickle, joblib, a copy) carries the seed and the "
+                "state of its noise: anyone holding it can replay the noise of its private "
+                "estimates and of its releases, and the reported epsilon_ does not hold. "
+                "Use a seed for experiments only; publish releases made with "
+                "random_state=None.",
                 PrivacyLeakWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
         fit_seed, release_seed = check_seed_sequence(self.random_state).spawn(2)
         self._fit_rng = np.random.default_rng(fit_seed)
         self._release_rng = np.random.default_rng(release_seed)
+
+    def _release_generator(self):
+        """The generator of one release: the seeded stream, or fresh OS entropy."""
+        rng = self.__dict__.get("_release_rng")
+        return np.random.default_rng() if rng is None else rng
+
+    def _release_seeds(self, n):
+        """``n`` independent seed sequences for the parts of one lazy release.
+
+        Fixed when the release is made, so that a lazy collection yields the same
+        rows however often and in whatever pieces it is computed.
+        """
+        rng = self.__dict__.get("_release_rng")
+        parent = np.random.SeedSequence() if rng is None else rng.bit_generator.seed_seq
+        return parent.spawn(n)
 
     def transform(self, X):
         """Release ``X`` through the fitted mechanism.
@@ -275,7 +309,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             check_is_fitted(self)
             return release_by_partition(self, X)
         X_release, S = self.split_sensitive(X)
-        return self._release(X_release, S, self._release_rng)
+        return self._release(X_release, S, self._release_generator())
 
     def split_sensitive(self, X, sensitive=None):
         """Validate ``X`` as at ``transform`` and split it into the released columns and S.
@@ -388,9 +422,9 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
                 "sensitive=..., not as the `sensitive` argument of fit."
             )
         if sensitive is not None:
-            S = check_sensitive(sensitive, n_samples=X.shape[0])
+            S = self._check_fit_sensitive(sensitive, "sensitive", X.shape[0])
         elif S is not None:
-            S = check_sensitive(S, n_samples=X.shape[0], name=_S_COLUMNS)
+            S = self._check_fit_sensitive(S, _S_COLUMNS, X.shape[0])
         elif self._needs_sensitive():
             raise ValueError(
                 f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
@@ -398,6 +432,14 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
                 "GridSearchCV, enable metadata routing and call set_fit_request(sensitive=True))."
             )
         return X_release, S
+
+    def _check_fit_sensitive(self, S, name, n_samples=None):
+        """Validate S at fit: no missing values, at least two values (see ``check_sensitive``).
+
+        A mechanism whose private fit must not branch on the values of S
+        overrides this.
+        """
+        return check_sensitive(S, n_samples=n_samples, name=name)
 
     def _resolve_sensitive_columns(self):
         """Indices of the columns of X that hold S (empty when S is not in X)."""

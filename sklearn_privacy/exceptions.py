@@ -1,6 +1,25 @@
 """Warnings and errors of sklearn_privacy."""
 
+import os
+import sys
+
 __all__ = ["PrivacyLeakWarning"]
+
+_LIBRARIES = tuple(
+    os.path.dirname(__import__(name).__file__) + os.sep for name in ("sklearn", "sklearn_privacy")
+)
+
+
+def user_stacklevel():
+    """``stacklevel`` of the first frame outside scikit-learn and this library.
+
+    A warning raised inside ``fit`` then points at the user's line, however many
+    frames (``_fit_context``, a Pipeline, a search) stand between.
+    """
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class PrivacyLeakWarning(UserWarning):

@@ -60,7 +60,7 @@ def test_discrete_mechanisms_fit_counts_as_the_expanded_rows(categorical, make):
 
 
 @pytest.mark.parametrize("fit_data", ["public", "private"])
-def test_gaussian_mechanisms_fit_counts_as_the_expanded_rows(fit_data):
+def test_gaussian_mechanisms_fit_counts_as_the_expanded_rows_when_public(fit_data):
     rng = np.random.default_rng(0)
     distinct = rng.normal(size=(300, 3))
     counts = rng.integers(1, 6, 300)
@@ -76,6 +76,16 @@ def test_gaussian_mechanisms_fit_counts_as_the_expanded_rows(fit_data):
         y_e = None if y is None else np.repeat(y_d, counts)
         a = make().fit(expanded, y_e)
         b = make().fit(distinct, y_d, sample_weight=counts)
+        if fit_data == "private":
+            # a weight multiplies one person's influence: every sensitivity of the
+            # private estimates grows with the largest weight (radii as in a)
+            ratio = [e.sensitivity / f.sensitivity for e, f in zip(
+                b.accountant_.spends, a.accountant_.spends
+            )]
+            assert ratio[0] == pytest.approx(counts.max(), rel=1e-12)
+            sigmas = b.accountant_.spends[0].sigma / a.accountant_.spends[0].sigma
+            assert sigmas == pytest.approx(counts.max(), rel=1e-12)
+            continue
         np.testing.assert_allclose(b.mean_, a.mean_, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(_signed(b.components_), _signed(a.components_), atol=1e-7)
         assert b.epsilon_ == pytest.approx(a.epsilon_, rel=1e-9)

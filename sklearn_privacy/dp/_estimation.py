@@ -52,18 +52,62 @@ def clip_rows(X, radius, center=None):
     [[0.6, 0.8], [0.3, 0.4]]
     """
     X = check_array(X, dtype=float)
-    if center is not None:
-        with np.errstate(over="ignore"):
-            X = X - np.asarray(center, dtype=float)
-    norms = row_norms_safe(X)
-    if not np.all(np.isfinite(norms)):
-        raise ValueError(
-            "X has rows whose norm is not finite after centring (values near the float64 "
-            "limit); rescale X."
-        )
+    center = None if center is None else np.asarray(center, dtype=float)
+    return _clip_to_ball(X, float(radius), center)
+
+
+
+def _shrink(n_features):
+    """Rows are scaled to at most ``R (1 - shrink)``: more than the rounding of a norm."""
+    return (4.0 * n_features + 16.0) * np.finfo(float).eps
+
+
+def _clip_to_ball(X, radius, center=None):
+    """``X - center`` with every row scaled into the ball of ``radius``: no row longer than it.
+
+    The plain computation (one norm per row, one scale) serves the rows whose
+    norm and scale are ordinary floats; rows whose centred values overflow,
+    whose norm is not finite or subnormal, or whose scale ``R / norm`` falls
+    into the subnormal range are computed in units of their largest value.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        Xc = X if center is None else X - center
+        squares = np.einsum("ij,ij->i", Xc, Xc)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        scale = radius * (1.0 - _shrink(X.shape[1])) / np.sqrt(squares)
+        plain = np.isfinite(squares) & (squares > 1e-280) & (scale > 1e-290)
+        out = Xc * np.minimum(scale, 1.0)[:, None]
+    if plain.all():
+        return out
+    rows = np.flatnonzero(~plain)
+    out[rows] = _clip_in_units(X[rows], radius, None if center is None else center)
+    return out
+
+
+def _clip_in_units(X, radius, center):
+    """:func:`_clip_to_ball` of a few rows, computed as ``u t`` with ``|u| <= 2``.
+
+    ``t`` is the largest absolute value of the row and of the centre, so that
+    ``u = x / t - c / t`` is finite at any scale; the clipped row is
+    ``u min(t, R / ||u||)``, whose norm is at most R. A last pass takes
+    rounding in the subnormal range into account.
+    """
+    peak = np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(X.shape[0])
+    if center is not None and X.shape[1]:
+        peak = np.maximum(peak, np.max(np.abs(center)))
+    t = np.where(peak > 0, peak, 1.0)[:, None]
+    u = X / t if center is None else X / t - center / t
+    size = np.sqrt(np.einsum("ij,ij->i", u, u))
     with np.errstate(divide="ignore"):
-        scale = np.minimum(1.0, radius / norms)
-    return X * scale[:, None]
+        keep = np.minimum(t[:, 0], radius * (1.0 - _shrink(X.shape[1])) / size)
+    out = u * np.where(size > 0, keep, 0.0)[:, None]
+    for _ in range(8):
+        long = row_norms_safe(out) > radius
+        if not long.any():
+            return out
+        out[long] = np.nextafter(out[long], 0.0)
+    out[row_norms_safe(out) > radius] = 0.0
+    return out
 
 
 def row_norms_safe(X):
@@ -445,6 +489,7 @@ class RowStatistics:
         self.sample_weight = sample_weight
         self.weights = np.ones(Z.shape[0]) if sample_weight is None else sample_weight
         self.total_weight = float(Z.shape[0] if sample_weight is None else sample_weight.sum())
+        self.max_weight = 1.0 if sample_weight is None else float(sample_weight.max(initial=0.0))
         self.n_features = Z.shape[1]
 
     def norm_histogram(self, center=None):
@@ -454,11 +499,11 @@ class RowStatistics:
 
     def clipped_sum(self, radius):
         """Weighted sum of the rows clipped to the ball of ``radius`` around the origin."""
-        return self.weights @ clip_rows(self.Z, radius)
+        return self.weights @ _clip_to_ball(self.Z, float(radius))
 
     def clipped_second_moment(self, center, radius):
         """Weighted ``sum c c^T`` of the rows minus ``center``, clipped to ``radius``."""
-        Zc = clip_rows(self.Z, radius, center=center)
+        Zc = _clip_to_ball(self.Z, float(radius), np.asarray(center, dtype=float))
         return (Zc.T * self.weights) @ Zc
 
 
@@ -476,9 +521,11 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
        (upper triangle, sensitivity ``sqrt(2) R^2 / n``), projected onto the
        positive semi-definite cone (post-processing).
 
-    ``sample_weight`` (integer counts) makes each row count that many times:
-    the guarantee is then for replace-one neighbours of the expanded rows,
-    and ``n`` is the total weight.
+    ``sample_weight`` multiplies the influence of a row: ``n`` is the total
+    weight and every sensitivity grows with the largest weight ``w_max`` (a
+    row of weight w moves a count by w and a clipped sum by ``2 R w``). The
+    guarantee is for replace-one neighbours of the rows, with the weights
+    public (fixed per row, not computed from the private data).
 
     Returns
     -------
@@ -502,7 +549,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     (see :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
     order whatever computes them, so equal statistics give equal estimates.
     """
-    n, d = rows.total_weight, rows.n_features
+    n, d, w_max = rows.total_weight, rows.n_features, rows.max_weight
     shares = dict(_FIT_SHARES)
     if radius is not None:
         shares["covariance"] += shares.pop("centred radius")
@@ -510,12 +557,12 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     def sigma_for(name, sensitivity):
         return sensitivity / (mu * np.sqrt(shares[name]))
 
-    count_sens = np.sqrt(_RADIUS_STEPS)
+    count_sens = np.sqrt(_RADIUS_STEPS) * w_max
     sigma = sigma_for("radius", count_sens)
     r0 = _noisy_quantile_from_histogram(rows.norm_histogram(None), n, _QUANTILE, sigma, rng)
     accountant.spend("radius of the rows", sensitivity=count_sens, sigma=sigma)
 
-    sens = 2.0 * r0 / n
+    sens = 2.0 * r0 * w_max / n
     sigma = sigma_for("mean", sens)
     mean = rows.clipped_sum(r0) / n + sigma * rng.standard_normal(d)
     accountant.spend("mean", sensitivity=sens, sigma=sigma)
@@ -528,7 +575,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     radius = float(radius)
 
     second = rows.clipped_second_moment(mean, radius)
-    sens = np.sqrt(2.0) * radius**2 / n
+    sens = np.sqrt(2.0) * radius**2 * w_max / n
     sigma = sigma_for("covariance", sens)
     noise = np.triu(sigma * rng.standard_normal((d, d)))
     cov = second / n + noise + np.triu(noise, 1).T

@@ -7,13 +7,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, gib_exponential_epsilon
+from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
+from sklearn_privacy.dp._estimation import _clip_to_ball
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
-from sklearn_privacy.gaussian._privacy import (
-    FIT_DATA_CONSTRAINTS,
-    GaussianDPMixin,
-    check_scale_peaks,
-)
+from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin
 from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
@@ -68,6 +65,19 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
     relevance : column names or indices of X, or None, default=None
         Columns used as the relevance variable instead of ``y``; they are not
         released.
+    classes : "auto", "continuous" or array-like, default="auto"
+        How the variable the mechanism is designed against (y or the
+        relevance columns for the bottleneck, S for the funnel) enters the
+        Gaussian model. ``"continuous"``: its values as numbers. An array of
+        classes (one column): one-hot over them, the first dropped; a value
+        outside them counts as the first class. ``"auto"``: read off the fit
+        rows with ``fit_data="public"`` (floats that are not all integers are
+        continuous, anything else one-hot over the values seen), and
+        ``"continuous"`` with ``fit_data="private"``, whose classes are private
+        (a 0/1 label gives the same mechanism either way; declare the classes
+        of a label with more values). With ``fit_data="private"`` nothing of
+        the encoding is read from the rows and no value raises: NaN counts as
+        0, and every value is clipped with its row.
     clip_radius : float or None, default=None
         Public clipping radius R of the centred rows. ``None``: the private
         radius of the fit-time estimates with ``fit_data="private"``, the
@@ -117,7 +127,13 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
     relevance_information_ : float
         ``I(T;Y)`` in nats (bottleneck).
     leakage_ : float
-        ``I(S;T)`` in nats when S is known, else ``rate_`` (an upper bound).
+        Funnel: ``I(S;T)`` in nats under the Gaussian model of the fit.
+        Bottleneck with ``fit_data="public"``: ``I(S;T)`` of the fit rows when
+        S is known, else ``rate_``. Bottleneck with ``fit_data="private"``:
+        ``rate_``, an upper bound on the leakage of any S computed from the
+        private estimates (so covered by the guarantee); the exact leakage on
+        the private rows would be a function of them: measure it with the
+        scorers of :mod:`sklearn_privacy.metrics` on public or held-out rows.
     epsilon_, delta_ : float
         Guarantee of the fitted attributes plus one ``transform``.
     release_epsilon_ : float
@@ -158,6 +174,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         "objective": [StrOptions({"bottleneck", "funnel"})],
         "disclosure": [None, Interval(Real, 0, None, closed="neither")],
         "relevance": [None, Integral, str, "array-like"],
+        "classes": [StrOptions({"auto", "continuous"}), "array-like"],
         "clip_radius": [None, Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="neither")],
         **FIT_DATA_CONSTRAINTS,
@@ -171,6 +188,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         objective="bottleneck",
         disclosure=None,
         relevance=None,
+        classes="auto",
         clip_radius=None,
         delta=1e-5,
         fit_data="private",
@@ -183,6 +201,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         self.objective = objective
         self.disclosure = disclosure
         self.relevance = relevance
+        self.classes = classes
         self.clip_radius = clip_radius
         self.delta = delta
         self.fit_data = fit_data
@@ -245,14 +264,16 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
             if self.disclosure is None:
                 raise ValueError('objective="funnel" needs disclosure (the I(X;T) to keep, nats).')
             return True, False
+        # S is read for leakage_ alone, and only when the fit rows are public
+        reads_s = self.fit_data == "public"
         if self.relevance_positions_.size:
-            return True, False
+            return reads_s, False
         if not has_y:
             raise ValueError(
                 "GaussianIBTransformer needs a relevance variable: pass y to fit, or name "
                 "columns of X with relevance=..."
             )
-        return True, True
+        return reads_s, True
 
     def _n_released(self, n_release_columns):
         return self.feature_positions_.size
@@ -270,10 +291,8 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         """Fit from the statistics of the rows (in memory or computed by dask)."""
         d = self.feature_positions_.size
         peaks = rows.peaks()
-        check_scale_peaks(peaks[:d])
-        check_scale_peaks(
-            peaks[d:], "the sensitive variable" if self.objective == "funnel" else "y"
-        )
+        self._check_peaks(peaks[:d])
+        self._check_peaks(peaks[d:], "the sensitive variable" if self.objective == "funnel" else "y")
         mean, joint, radius = self._fit_moments(
             rows,
             self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)),
@@ -353,7 +372,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
 
     def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
-        T = clip_rows(X, self.radius_, center=self.mean_) @ self.components_.T
+        T = _clip_to_ball(X, self.radius_, self.mean_) @ self.components_.T
         T += rng.standard_normal(T.shape)
         self._record_release()
         return T

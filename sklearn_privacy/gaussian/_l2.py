@@ -7,13 +7,10 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import clip_rows, gaussian_dp_mu, l2_exponential_epsilon
+from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
+from sklearn_privacy.dp._estimation import _clip_to_ball
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
-from sklearn_privacy.gaussian._privacy import (
-    FIT_DATA_CONSTRAINTS,
-    GaussianDPMixin,
-    check_scale_peaks,
-)
+from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
 from sklearn_privacy.utils import TradeoffKnob
 
@@ -126,9 +123,13 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
     distortion_measure_ : str
         ``"squared-error"``.
     leakage_ : float
-        Gaussian ``I(S;T)`` in nats when S was given, else ``rate_`` (an upper
-        bound on the leakage of any S, by data processing). Computed on the
-        fit rows for their owner: not covered by the DP guarantee.
+        With ``fit_data="private"``: ``rate_``, an upper bound on the leakage
+        ``I(S;T)`` of any S (data processing), computed from the private
+        estimates and so covered by the guarantee; the exact leakage on the
+        private rows would be a function of them (measure it with the scorers
+        of :mod:`sklearn_privacy.metrics` on public or held-out rows). With
+        ``fit_data="public"``: the Gaussian ``I(S;T)`` in nats of the fit rows
+        when S was given, else ``rate_``.
     n_components_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -219,7 +220,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                 "Give exactly one of epsilon (target guarantee) and beta (trade-off); got "
                 f"epsilon={self.epsilon!r}, beta={self.beta!r}."
             )
-        return True, False
+        return self.fit_data == "public", False
 
     def _n_released(self, n_release_columns):
         return n_release_columns
@@ -229,7 +230,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
 
     def _fit_rows(self, rows):
         """Fit from the statistics of the rows (in memory or computed by dask)."""
-        check_scale_peaks(rows.peaks())
+        self._check_peaks(rows.peaks())
         mu_total = None if self.epsilon is None else gaussian_dp_mu(self.epsilon, self.delta)
         mu_fit = self._fit_mu(None if mu_total is None else mu_total * np.sqrt(_DEFAULT_FIT_SHARE))
         if mu_total is not None and mu_fit >= mu_total:
@@ -317,7 +318,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
 
     def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)
-        Xc = clip_rows(X, self.radius_, center=self.mean_)
+        Xc = _clip_to_ball(X, self.radius_, self.mean_)
         coef = Xc @ self.components_.T
         coef *= self.scale_
         coef += rng.standard_normal(coef.shape) * np.sqrt(self.noise_variance_)

@@ -25,7 +25,7 @@ import numpy as np
 from sklearn_privacy.dp._estimation import (
     _RADIUS_GRID,
     RowStatistics,
-    clip_rows,
+    _clip_to_ball,
     norm_histogram,
     row_norms_safe,
 )
@@ -216,7 +216,7 @@ def first_pass(block, private, want_moments):
         return None
     Z, extra, w = block
     full = Z if extra is None else np.hstack([Z, extra])
-    out = {"total": float(w.sum()), "peaks": column_peaks(Z)}
+    out = {"total": float(w.sum()), "w_max": float(w.max(initial=0.0)), "peaks": column_peaks(Z)}
     if want_moments:
         mean = w @ full / out["total"]
         centred = full - mean
@@ -232,7 +232,11 @@ def first_pass(block, private, want_moments):
 def combine_first(a, b):
     if a is None or b is None:
         return a if b is None else b
-    out = {"total": a["total"] + b["total"], "peaks": np.maximum(a["peaks"], b["peaks"])}
+    out = {
+        "total": a["total"] + b["total"],
+        "w_max": max(a["w_max"], b["w_max"]),
+        "peaks": np.maximum(a["peaks"], b["peaks"]),
+    }
     if "mean" in a:
         # Chan, Golub and LeVeque's pairwise update: stable, one pass
         delta = b["mean"] - a["mean"]
@@ -256,7 +260,7 @@ def second_moment_pass(block, center, radius):
     if block is None:
         return None
     Z, _, w = block
-    Zc = clip_rows(Z, radius, center=center)
+    Zc = _clip_to_ball(Z, radius, center)
     return (Zc.T * w) @ Zc
 
 
@@ -334,6 +338,10 @@ class DaskFitRows:
     @property
     def total_weight(self):
         return self.first["total"]
+
+    @property
+    def max_weight(self):
+        return self.first["w_max"]
 
     def peaks(self):
         return self.first["peaks"]

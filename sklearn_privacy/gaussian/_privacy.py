@@ -24,7 +24,7 @@ from sklearn_privacy.gaussian._moments import (
     summarise_variable,
     weighted_moments,
 )
-from sklearn_privacy.utils import sensitive_design_matrix
+from sklearn_privacy.utils import declared_design_matrix, sensitive_design_matrix
 from sklearn_privacy.utils._dask import reduce_partitions
 from sklearn_privacy.utils._validation import as_2d
 
@@ -64,6 +64,54 @@ class GaussianDPMixin:
     def _claims_dp(self):
         return True
 
+    def _check_fit_sensitive(self, S, name, n_samples=None):
+        """Public fit: the usual checks. Private fit: the shape only.
+
+        A private fit must not branch on the values of S (a missing value or a
+        single value would decide between a fitted model and an exception):
+        only the funnel reads S, through its declared encoding.
+        """
+        if self.fit_data == "public":
+            return super()._check_fit_sensitive(S, name, n_samples)
+        S = as_2d(S, name)
+        if n_samples is not None and S.shape[0] != n_samples:
+            raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
+        return S
+
+    def _check_peaks(self, peaks, name="X"):
+        """Public fit: refuse columns whose squares leave float64. Private: rows are clipped."""
+        if self.fit_data == "public":
+            check_scale_peaks(peaks, name)
+
+    def _design(self, values, name):
+        """Float design matrix of S or y: declared for a private fit, else as ``classes`` says.
+
+        ``classes`` (a parameter of the mechanism, ``"auto"`` when it has none):
+        ``"auto"`` reads the encoding off the rows for a public fit (see
+        :func:`~sklearn_privacy.utils.sensitive_design_matrix`) and means
+        ``"continuous"`` for a private one, whose classes are private.
+        """
+        classes = getattr(self, "classes", "auto")
+        if not (isinstance(classes, str) and classes == "auto"):
+            return declared_design_matrix(values, classes, name)
+        if self.fit_data == "public":
+            return sensitive_design_matrix(values, name)
+        try:
+            return declared_design_matrix(values, "continuous", name)
+        except ValueError as exc:
+            raise ValueError(
+                f"{name} holds labels: with fit_data='private', classes='auto' cannot read "
+                "them off the rows (which labels occur is private). Declare them, "
+                "classes=[...]."
+            ) from exc
+
+    def _declared_encoder(self, name, n_source_columns):
+        """The encoder of S or y when it needs no look at the rows (else None)."""
+        classes = getattr(self, "classes", "auto")
+        if self.fit_data == "public" and isinstance(classes, str) and classes == "auto":
+            return None
+        return _DeclaredEncoder(self, name, n_source_columns)
+
     def _fit_moments(self, rows, mu_fit, radius, public_radius=True):
         """``(mean, covariance, radius)`` of the fit rows: private or public.
 
@@ -76,6 +124,12 @@ class GaussianDPMixin:
         (else ``radius`` as given).
         """
         self.accountant_ = GaussianAccountant()
+        if rows.total_weight <= 1.0:
+            raise ValueError(
+                f"sample_weight adds up to {rows.total_weight:.6g}: a weight counts copies of "
+                "a row, so the weights must add up to more than one row (the covariance "
+                "divides by their sum minus one). Scale them, for example to a mean of 1."
+            )
         if self.fit_data == "private":
             mean, cov, radius = private_mean_covariance_from_statistics(
                 rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
@@ -98,10 +152,10 @@ class GaussianDPMixin:
     def _fit_in_memory(self, X, S, y, sample_weight):
         X = np.asarray(X, dtype=float)
         uses_s, uses_y = self._fit_variables(y is not None)
-        S_design = sensitive_design_matrix(S) if uses_s and S is not None else None
+        S_design = self._design(S, "sensitive") if uses_s and S is not None else None
         y_design = None
         if uses_y:
-            y_design = sensitive_design_matrix(y, "y")
+            y_design = self._design(y, "y")
             if y_design.shape[0] != X.shape[0]:
                 raise ValueError(f"y has {y_design.shape[0]} rows but X has {X.shape[0]}.")
         Z, extra = self._assemble(X, S_design, y_design)
@@ -140,14 +194,19 @@ class GaussianDPMixin:
             ["sensitive", "y", "sample_weight"],
         )
         raw = [dask.delayed(self._dask_rows, pure=False)(*part) for part in parts]
-        encoders = [None, None]
         wanted = [(0, uses_s and has_s, s_name), (1, uses_y, "y")]
-        if any(want for _, want, _ in wanted):
+        sources = [self.sensitive_columns_.size if has_columns else _n_columns(sensitive), None]
+        if uses_y:
+            sources[1] = _n_columns(y)
+        encoders = [
+            self._declared_encoder(name, sources[i]) if want else None for i, want, name in wanted
+        ]
+        if any(want and encoders[i] is None for i, want, _ in wanted):
             summaries = reduce_partitions(
                 raw, _summarise_block, _combine_block_summaries, uses_s and has_s, uses_y, s_name
             )
             for i, want, name in wanted:
-                if want:
+                if want and encoders[i] is None:
                     if summaries is None or summaries[i] is None:
                         raise ValueError("X has no rows of positive weight.")
                     encoders[i] = VariableEncoder(summaries[i], name)
@@ -277,3 +336,31 @@ def _combine_block_summaries(a, b):
     if a is None or b is None:
         return a if b is None else b
     return tuple(combine_summaries(x, y) for x, y in zip(a, b))
+
+
+class _DeclaredEncoder:
+    """The declared design matrix of S or y for a dask fit (see ``GaussianDPMixin._design``).
+
+    Its number of columns follows from the declaration and the number of
+    columns of the variable (its schema), with no look at the rows.
+    """
+
+    def __init__(self, mechanism, name, n_source_columns):
+        self.mechanism = mechanism
+        self.name = name
+        self.n_columns = self(np.zeros((1, n_source_columns))).shape[1]
+
+    def __call__(self, values):
+        return self.mechanism._design(values, self.name)
+
+
+def _n_columns(values):
+    """Columns of a per-row variable (dask or in memory), read from its shape alone."""
+    if values is None:
+        return 0
+    if hasattr(values, "columns"):
+        return len(values.columns)
+    shape = getattr(values, "shape", None)
+    if shape is None:
+        shape = np.shape(values)
+    return 1 if len(shape) < 2 else int(shape[1])

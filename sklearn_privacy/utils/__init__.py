@@ -10,6 +10,7 @@ from sklearn_privacy.utils._constraints import (
     UNIT,
 )
 from sklearn_privacy.utils._encoding import (
+    declared_design_matrix,
     encode_sensitive,
     is_continuous,
     sensitive_design_matrix,
@@ -35,6 +36,7 @@ __all__ = [
     "check_psd_matrix",
     "check_seed_sequence",
     "check_sensitive",
+    "declared_design_matrix",
     "encode_sensitive",
     "is_continuous",
     "progress",

@@ -105,9 +105,15 @@ def _add_counts(a, b):
 def release_by_partition(mechanism, X):
     """Lazy release of a dask DataFrame or Array, one partition (block) at a time.
 
-    Each partition draws from its own generator, spawned from the mechanism's
-    release stream, so no two partitions share noise and the whole release is
-    one fresh draw. A DP mechanism records one release in its accountant.
+    One lazy release is one release: the seed of every partition's noise is
+    drawn when this is called and fixed in the graph, so the collection yields
+    the same rows however often and in whatever pieces it is computed (under
+    any scheduler), and a DP mechanism records one release in its accountant.
+    Each partition draws from its own seed sequence (independent children of
+    fresh OS entropy, or of the seeded release stream), so no two partitions
+    share noise. The graph therefore carries the seeds of its noise, next to
+    the private rows it reads: it is the private computation, not the
+    release; publish what it computes.
     """
     import pandas as pd
 
@@ -121,12 +127,12 @@ def release_by_partition(mechanism, X):
         mechanism.accountant_ = type(owner.accountant_)()
     is_array = not hasattr(X, "map_partitions")
     n_parts = X.numblocks[0] if is_array else X.npartitions
-    streams = owner._release_rng.spawn(n_parts)
+    seeds = owner._release_seeds(n_parts)
     names = list(mechanism.get_feature_names_out())
 
     def release(part, number):
         X_release, S = mechanism.split_sensitive(part)
-        out = mechanism._release(X_release, S, streams[number])
+        out = mechanism._release(X_release, S, np.random.default_rng(seeds[number]))
         return np.asarray(out)
 
     if is_array:

@@ -6,13 +6,21 @@
 - :func:`sensitive_design_matrix`: S as a float matrix for Gaussian models: a
   continuous S as it is, a discrete S one-hot over its joint symbols with the
   first symbol dropped (so that the covariance is not singular).
+- :func:`declared_design_matrix`: the same float matrix with the encoding
+  declared by a parameter (continuous, or one-hot over declared classes),
+  never read off the rows: what a private fit uses.
 """
 
 import numpy as np
 
 from sklearn_privacy.utils._validation import as_2d
 
-__all__ = ["encode_sensitive", "is_continuous", "sensitive_design_matrix"]
+__all__ = [
+    "declared_design_matrix",
+    "encode_sensitive",
+    "is_continuous",
+    "sensitive_design_matrix",
+]
 
 
 def is_continuous(values):
@@ -124,3 +132,73 @@ def sensitive_design_matrix(values, name="sensitive"):
     if len(symbols) < 2:
         raise ValueError(f"{name} takes a single value.")
     return (codes[:, None] == np.arange(1, len(symbols))[None, :]).astype(float)
+
+
+def declared_design_matrix(values, classes, name="sensitive", parameter="classes"):
+    """Float matrix of a variable whose encoding is declared, for a private fit.
+
+    Nothing about the encoding is read off the values, and no value raises:
+    each row is mapped to a row of the matrix the way DP libraries map values
+    outside a declared domain.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,) or (n_samples, n_columns)
+    classes : "continuous" or array-like of shape (n_classes,)
+        ``"continuous"``: the values as numbers (NaN counts as 0 and
+        infinities as the largest float; a private fit clips them with their
+        row). An array of classes (``n_classes >= 2``, one column): one-hot
+        over them with the first class dropped; a value outside the classes
+        (NaN included) counts as the first class.
+    name : str, default="sensitive"
+        Name of the variable in error messages.
+    parameter : str, default="classes"
+        Name of the parameter that declared ``classes``, in error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_columns) or (n_samples, n_classes - 1)
+
+    See Also
+    --------
+    sensitive_design_matrix : The same matrix with the encoding read off the values.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import declared_design_matrix
+    >>> declared_design_matrix(["b", "c", "z"], ["a", "b", "c"]).tolist()
+    [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
+    >>> declared_design_matrix([0.5, float("nan")], "continuous").tolist()
+    [[0.5], [0.0]]
+    """
+    import pandas as pd
+
+    arr = as_2d(values, name)
+    if isinstance(classes, str):
+        try:
+            out = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{parameter}={classes!r} reads {name} as numbers, but it holds labels "
+                f"({exc}): declare its classes, {parameter}=[...]."
+            ) from exc
+        big = np.finfo(float).max
+        return np.nan_to_num(out, nan=0.0, posinf=big, neginf=-big)
+    if arr.shape[1] != 1:
+        raise ValueError(
+            f"{parameter} declares the classes of one column, but {name} has "
+            f"{arr.shape[1]} columns."
+        )
+    codes = pd.Categorical(arr[:, 0], categories=declared_classes(classes, parameter)).codes
+    n_classes = len(classes)
+    return (codes[:, None] == np.arange(1, n_classes)[None, :]).astype(float)
+
+
+def declared_classes(classes, parameter="classes"):
+    """``classes`` as a 1-D array of at least two distinct values, or a clear error."""
+    arr = np.asarray(classes, dtype=object)
+    if arr.ndim != 1 or arr.size < 2 or len(set(arr.tolist())) != arr.size:
+        raise ValueError(
+            f"{parameter} must list at least two distinct classes, got {classes!r}."
+        )
+    return arr

@@ -158,8 +158,11 @@ def test_bottleneck_with_relevance_columns_and_labels_as_y(fit_data):
     lazy = GaussianIBTransformer(**params).fit(da.from_array(X, chunks=(500, 4)))
     eager = GaussianIBTransformer(**params).fit(X)
     assert_same_fit(lazy, eager, GIB_ATTRIBUTES)
-    # a label y (one-hot encoded with the symbols of every partition)
+    # a label y: one-hot encoded with the symbols of every partition (public fit) or
+    # over the declared classes (a private fit reads no encoding off its rows)
     params = dict(beta=8.0, fit_data=fit_data, random_state=0)
+    if fit_data == "private":
+        params["classes"] = ["high", "low"]
     lazy = GaussianIBTransformer(**params).fit(
         da.from_array(X, chunks=(500, 4)), da.from_array(labels, chunks=800)
     )
@@ -180,7 +183,7 @@ def test_funnel_with_dask_sensitive_metadata(fit_data):
     assert_same_fit(lazy, eager, GIB_ATTRIBUTES)
 
 
-def test_sample_weight_on_dask_equals_the_expanded_rows():
+def test_sample_weight_on_dask_equals_the_weighted_fit_in_memory():
     X, s, _ = _data(n=800, seed=5)
     counts = np.random.default_rng(1).integers(0, 4, X.shape[0])
     expanded = np.repeat(X, counts, axis=0)
@@ -192,7 +195,13 @@ def test_sample_weight_on_dask_equals_the_expanded_rows():
         eager = L2CompressionDP(**params).fit(X, sample_weight=counts)
         assert_same_fit(lazy, eager, L2_ATTRIBUTES[:-1])
         rows = L2CompressionDP(**params).fit(expanded)
-        assert_same_fit(lazy, rows, ["mean_", "covariance_", "radius_"])
+        if fit_data == "public":  # counts are copies of the rows
+            assert_same_fit(lazy, rows, ["mean_", "covariance_", "radius_"])
+        else:  # a weight multiplies a person's influence: the sensitivities see the largest
+            ratio = [a.sensitivity / b.sensitivity for a, b in zip(
+                lazy.accountant_.spends[:-1], rows.accountant_.spends[:-1]
+            )]
+            np.testing.assert_allclose(ratio[0], counts.max())
 
 
 def test_passes_over_the_data():
@@ -267,7 +276,9 @@ def test_dask_fit_errors_name_the_problem():
     with pytest.raises(ValueError, match="needs a relevance variable"):
         GaussianIBTransformer().fit(lazy_X)
     with pytest.raises(ValueError, match="sensitive takes a single value"):
-        L2CompressionDP().fit(lazy_X, sensitive=np.zeros(600))
+        L2CompressionDP(fit_data="public").fit(lazy_X, sensitive=np.zeros(600))
+    # a private fit does not branch on the values of S (it does not read them)
+    L2CompressionDP().fit(lazy_X, sensitive=np.zeros(600))
     with pytest.raises(ValueError, match="y has 500 rows but X has 600"):
         GaussianIBTransformer().fit(lazy_X, y=np.zeros(500))
     bad = X.copy()

@@ -258,10 +258,13 @@ def test_integer_seed_warns_on_dp_mechanisms_only():
         L2CompressionDP(random_state=0).fit(X)
     with pytest.warns(PrivacyLeakWarning):
         GaussianIBTransformer(random_state=0).fit(X, X[:, 0] + X[:, 1])
+    # a Generator or RandomState is a seed too: the saved model carries its state
+    for seed in (np.random.default_rng(0), np.random.RandomState(0)):
+        with pytest.warns(PrivacyLeakWarning, match="saved model .* carries the seed"):
+            L2CompressionDP(random_state=seed).fit(X)
     with warnings.catch_warnings():
         warnings.simplefilter("error", PrivacyLeakWarning)
         L2CompressionDP(random_state=None).fit(X)
-        L2CompressionDP(random_state=np.random.default_rng(0)).fit(X)
 
 
 def test_fit_time_estimates_and_release_noise_are_independent():
