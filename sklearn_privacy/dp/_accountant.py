@@ -12,7 +12,8 @@ private with ``mu = Delta / sigma``, and the adaptive composition of
 discretisation and no slack from basic composition.
 """
 
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
@@ -45,6 +46,10 @@ class GaussianSpend:
     count : int
         How many times the mechanism was run (adaptive repetitions, e.g. the
         steps of a binary search, or repeated releases).
+    uid : str
+        A random identifier of this run (not compared): the copies of a
+        ledger share the entries made before the copy, so that
+        :meth:`GaussianAccountant.combine` counts each run once.
 
     See Also
     --------
@@ -63,6 +68,7 @@ class GaussianSpend:
     sensitivity: float
     sigma: float
     count: int = 1
+    uid: str = field(default_factory=lambda: secrets.token_hex(8), compare=False, repr=False)
 
     @property
     def mu(self):
@@ -111,6 +117,46 @@ class GaussianAccountant:
 
     def __init__(self, spends=None):
         self.spends = list(spends or [])
+
+    @classmethod
+    def combine(cls, *accountants):
+        """One ledger of everything the given ledgers recorded, each run counted once.
+
+        The ledgers of copies of one fitted mechanism (pickled, deep-copied,
+        loaded by joblib on several servers, sent to workers) share the
+        entries made before the copy (the private estimates of ``fit``, earlier
+        releases) and each holds its own releases since. Their combination
+        counts the shared entries once and every release of every copy: the
+        guarantee of all that the copies published together. Ledgers of
+        different fits (a refit, the folds of a cross-validation) add up.
+
+        Parameters
+        ----------
+        *accountants : GaussianAccountant
+
+        Returns
+        -------
+        GaussianAccountant
+
+        Examples
+        --------
+        >>> import copy
+        >>> from sklearn_privacy.dp import GaussianAccountant
+        >>> fit = GaussianAccountant()
+        >>> _ = fit.spend("mean", sensitivity=1.0, sigma=2.0)
+        >>> a, b = copy.deepcopy(fit), copy.deepcopy(fit)
+        >>> _ = a.spend("release", sensitivity=1.0, sigma=1.0)
+        >>> _ = b.spend("release", sensitivity=1.0, sigma=1.0)
+        >>> [e.name for e in GaussianAccountant.combine(a, b).spends]
+        ['mean', 'release', 'release']
+        """
+        seen, spends = set(), []
+        for accountant in accountants:
+            for entry in accountant.spends:
+                if entry.uid not in seen:
+                    seen.add(entry.uid)
+                    spends.append(entry)
+        return cls(spends)
 
     def spend(self, name, *, sensitivity, sigma, count=1):
         """Record a Gaussian mechanism and return its entry.
