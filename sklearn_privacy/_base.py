@@ -308,8 +308,12 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         if is_dask_collection(X):
             check_is_fitted(self)
             return release_by_partition(self, X)
-        X_release, S = self.split_sensitive(X)
+        X_release, S = self._split_for_release(X)
         return self._release(X_release, S, self._release_generator())
+
+    def _split_for_release(self, X):
+        """The released columns and S for ``_release`` (a mechanism that ignores S overrides)."""
+        return self.split_sensitive(X)
 
     def split_sensitive(self, X, sensitive=None):
         """Validate ``X`` as at ``transform`` and split it into the released columns and S.

@@ -78,6 +78,13 @@ class GaussianDPMixin:
             raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
         return S
 
+    def _split_for_release(self, X):
+        """The released columns; S is dropped unread (the release does not use it)."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self)
+        return self._split_sensitive(self._validate_X(X, reset=False))[0], None
+
     def _check_peaks(self, peaks, name="X"):
         """Public fit: refuse columns whose squares leave float64. Private: rows are clipped."""
         if self.fit_data == "public":

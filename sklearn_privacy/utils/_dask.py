@@ -126,35 +126,55 @@ def release_by_partition(mechanism, X):
     if hasattr(owner, "accountant_"):
         mechanism.accountant_ = type(owner.accountant_)()
     is_array = not hasattr(X, "map_partitions")
+    if is_array and X.numblocks[1] != 1:
+        X = X.rechunk({1: -1})
     n_parts = X.numblocks[0] if is_array else X.npartitions
-    seeds = owner._release_seeds(n_parts)
+    # The seeds travel as data bound to their partition (not as a partition number
+    # read at compute time), so that no optimisation of the graph (a slice, a
+    # selection of partitions) can pair a partition with another's seed.
+    seeds = np.array([seq.generate_state(4) for seq in owner._release_seeds(n_parts)])
     names = list(mechanism.get_feature_names_out())
 
-    def release(part, number):
-        X_release, S = mechanism.split_sensitive(part)
-        out = mechanism._release(X_release, S, np.random.default_rng(seeds[number]))
+    def release(part, seed):
+        X_release, S = mechanism._split_for_release(part)
+        out = mechanism._release(X_release, S, np.random.default_rng(np.ravel(seed)))
         return np.asarray(out)
 
     if is_array:
-        if X.numblocks[1] != 1:
-            X = X.rechunk({1: -1})
+        import dask.array as da
 
-        def block(part, block_info=None):
-            return release(part, block_info[0]["chunk-location"][0])
+        seed_blocks = da.from_array(seeds, chunks=(1, 4))
+        return da.blockwise(
+            release,
+            "ij",
+            X,
+            "ij",
+            seed_blocks,
+            "ik",
+            concatenate=True,
+            align_arrays=False,
+            adjust_chunks={"j": len(names)},
+            dtype=float,
+            meta=np.empty((0, 0)),
+        )
 
-        return X.map_blocks(block, chunks=(X.chunks[0], (len(names),)), dtype=float)
+    import dask
+    import dask.dataframe as dd
 
-    def partition(part, partition_info=None):
-        number = 0 if partition_info is None else partition_info["number"]
+    def partition(part, seed):
         if len(part) == 0:
-            return pd.DataFrame({name: pd.Series(dtype=object) for name in names})
-        return pd.DataFrame(release(part, number), columns=names, index=part.index)
+            return pd.DataFrame({name: pd.Series(dtype=float) for name in names})
+        return pd.DataFrame(release(part, seed), columns=names, index=part.index)
 
     sample = np.asarray(
-        mechanism._release(*mechanism.split_sensitive(X.head(1)), np.random.default_rng(0))
+        mechanism._release(*mechanism._split_for_release(X.head(1)), np.random.default_rng(0))
     )
     meta = pd.DataFrame({name: pd.Series(dtype=sample.dtype) for name in names})
-    return X.map_partitions(partition, meta=meta)
+    parts = [
+        dask.delayed(partition, pure=False)(part, seed)
+        for part, seed in zip(X.to_delayed(), seeds)
+    ]
+    return dd.from_delayed(parts, meta=meta, divisions=X.divisions, verify_meta=False)
 
 
 def head_rows(X, n=2):

@@ -54,31 +54,39 @@ def _joint_rows(mech, X, y=None, s=None):
     return np.hstack([X, sensitive_design_matrix(y, "y")])
 
 
-def actual_mu(mech, Z, Zp):
-    """GDP shift of everything published for the neighbours Z, Zp (same row count)."""
-    n = Z.shape[0]
+def actual_mu(mech, Z, Zp, w=None, releases=1):
+    """GDP shift of everything published for the neighbours Z, Zp (same rows, same weights).
+
+    ``w``: the public weights of the rows (a row of weight w moves every
+    weighted statistic w times as far); ``releases``: how many independent
+    releases were published.
+    """
+    w = np.ones(Z.shape[0]) if w is None else np.asarray(w, dtype=float)
+    total, w_max = w.sum(), w.max()
     mus = []
     for entry in mech.accountant_.spends:
         if entry.name.startswith("radius"):
-            # a count changes by at most 1 per step: the recorded value is exact at worst
+            # a count changes by at most w_max per step: the recorded value is exact at worst
             mus.append(entry.mu)
         elif entry.name == "mean":
-            r0 = entry.sensitivity * n / 2.0
-            shift = np.linalg.norm(_clip(Z, r0).mean(axis=0) - _clip(Zp, r0).mean(axis=0))
+            r0 = entry.sensitivity * total / (2.0 * w_max)
+            shift = np.linalg.norm(w @ (_clip(Z, r0) - _clip(Zp, r0)) / total)
             mus.append(float(shift) / entry.sigma)
         elif entry.name == "covariance":
-            radius = np.sqrt(entry.sensitivity * n / np.sqrt(2.0))
+            radius = np.sqrt(entry.sensitivity * total / (np.sqrt(2.0) * w_max))
             c = mech._moments_mean
             A, B = _clip(Z, radius, c), _clip(Zp, radius, c)
-            diff = np.triu((A.T @ A - B.T @ B) / n)
+            diff = np.triu(((A.T * w) @ A - (B.T * w) @ B) / total)
             mus.append(float(np.sqrt(np.sum(diff**2))) / entry.sigma)
-        else:  # pragma: no cover - the ledger holds nothing else at fit
+        elif entry.name == "release":
+            continue  # counted below, from the map itself
+        else:  # pragma: no cover - the ledger holds nothing else
             raise AssertionError(entry.name)
     # the release: the worst pair of rows in the clipping ball (ends of the top
     # singular direction of the whitened map), computed from the map itself
     W = _release_map(mech)
     top = np.linalg.svd(W, compute_uv=False)[0] if W.size else 0.0
-    mus.append(2.0 * mech.radius_ * float(top))
+    mus.extend([2.0 * mech.radius_ * float(top)] * releases)
     return float(np.sqrt(np.sum(np.square(mus))))
 
 
@@ -124,7 +132,12 @@ def _random_config(seed):
     kind = rng.choice(["l2-epsilon", "l2-beta", "gib", "funnel"])
     y = X[:, 0] + scale * rng.normal(size=n)
     s = (X[:, -1] + scale * rng.normal(size=n) > np.median(X[:, -1])).astype(int)
-    common = {"delta": delta, "fit_data": fit_data, "clip_radius": clip, "random_state": seed}
+    common = {
+        "delta": delta,
+        "fit_data": fit_data,
+        "clip_radius": clip,
+        "random_state": np.random.default_rng(seed),
+    }
     if kind == "l2-epsilon":
         fit_eps = (
             None if fit_data == "public" or rng.random() < 0.5 else epsilon * rng.uniform(0.1, 0.9)
@@ -153,27 +166,68 @@ def _random_config(seed):
             fit_epsilon=None if fit_data == "public" else epsilon,
             **common,
         )
-    return rng, mech, X, y, s, scale
+    # how it is deployed: public weights, a dask fit, a dask or copied release
+    weights = rng.choice(["none", "counts", "floats"], p=[0.5, 0.25, 0.25])
+    w = {
+        "none": None,
+        "counts": rng.integers(1, 5, n).astype(float),
+        "floats": rng.uniform(0.2, 3.0, n),
+    }[weights]
+    via_dask = bool(rng.random() < 0.3)
+    release = rng.choice(["memory", "dask", "copies"])
+    return rng, mech, X, y, s, scale, w, via_dask, release
 
 
-@pytest.mark.parametrize("seed", range(280))
+@pytest.mark.parametrize("seed", range(420))
 def test_exact_delta_of_everything_published_is_at_most_delta(seed):
-    rng, mech, X, y, s, scale = _random_config(seed)
+    """The audit: the fit, then one release (in memory, lazy) or one on each of two copies."""
+    import copy
+    import pickle
+
+    from sklearn_privacy.dp import GaussianAccountant
+
+    rng, mech, X, y, s, scale, w, via_dask, release = _random_config(seed)
+    if release == "copies":
+        mech.set_params(random_state=None)  # as deployed: copies of a seeded model share noise
     funnel = getattr(mech, "objective", None) == "funnel"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PrivacyLeakWarning)
-        try:
-            mech.fit(X, y, **({"sensitive": s} if funnel else {}))
-        except ValueError as exc:
-            # beta under the private estimate's critical value: refused, nothing released
-            assert "critical" in str(exc), exc
-            pytest.skip(f"refused: {exc}")
+    fit_X, fit_y, fit_s, fit_w = X, y, s, w
+    if via_dask:
+        da = pytest.importorskip("dask.array")
+        fit_X, fit_y, fit_s = (da.from_array(v, chunks=70) for v in (X, y, s))
+        fit_w = None if w is None else da.from_array(w, chunks=70)
+    try:
+        mech.fit(fit_X, fit_y, sample_weight=fit_w, **({"sensitive": fit_s} if funnel else {}))
+    except ValueError as exc:
+        # beta under the private estimate's critical value: refused, nothing released
+        assert "critical" in str(exc), exc
+        pytest.skip(f"refused: {exc}")
     Z = _joint_rows(mech, X, y, s)
-    Zp = _neighbours(rng, Z, scale)
-    mu = actual_mu(mech, Z, Zp) if mech.fit_data == "private" else actual_mu(mech, Z, Z)
-    assert exact_delta(mech.epsilon_, mu) <= mech.delta_ * (1 + 1e-6)
+    Zp = _neighbours(rng, Z, scale) if mech.fit_data == "private" else Z
+    rows = X[:60]
+    if release == "memory":
+        mech.transform(rows)
+        epsilon, n_releases = mech.privacy_spent()[0], 1
+        assert epsilon == pytest.approx(mech.epsilon_, rel=1e-12)
+    elif release == "dask":
+        da = pytest.importorskip("dask.array")
+        lazy = mech.transform(da.from_array(rows, chunks=25))
+        np.testing.assert_array_equal(lazy.compute(), lazy.compute())  # one release
+        epsilon, n_releases = mech.privacy_spent()[0], 1
+        assert epsilon == pytest.approx(mech.epsilon_, rel=1e-12)
+    else:
+        a, b = pickle.loads(pickle.dumps(mech)), copy.deepcopy(mech)
+        Ta, Tb = a.transform(rows), b.transform(rows)
+        # fresh noise on each copy, wherever float64 can show noise at all (a runaway
+        # private centre can round it away: then two releases of one copy agree too)
+        if not np.array_equal(Ta, a.transform(rows)):
+            assert not np.array_equal(Ta, Tb)
+        n_extra = 1  # the check's second release of copy a, counted below
+        combined = GaussianAccountant.combine(mech.accountant_, a.accountant_, b.accountant_)
+        epsilon, n_releases = combined.epsilon(mech.delta_), 2 + n_extra
+    mu = actual_mu(mech, Z, Zp, w, releases=n_releases)
+    assert exact_delta(epsilon, mu) <= mech.delta_ * (1 + 1e-6)
     if mech.fit_data == "public":
-        assert [e.name for e in mech.accountant_.spends] == []
+        assert {e.name for e in mech.accountant_.spends} <= {"release"}
 
 
 def _audit_pair(mech, X):
