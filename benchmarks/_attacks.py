@@ -233,9 +233,9 @@ def weighted_row(n=20000, weight=100.0, n_fits=300, epsilon=4.0, seed=0):
     stats, mus = [[], []], []
     for trial in range(n_fits):
         for k, data in enumerate((X, Xp)):
-            mech = L2CompressionDP(epsilon=epsilon, random_state=np.random.default_rng(
-                [seed, trial, k]
-            )).fit(data, sample_weight=w)
+            mech = L2CompressionDP(
+                epsilon=epsilon, random_state=np.random.default_rng([seed, trial, k])
+            ).fit(data, sample_weight=w)
             stats[k].append(mech.mean_[0])
             fit = [e for e in mech.accountant_.spends if e.name != "release"]
             mus.append(np.sqrt(sum(e.mu**2 for e in fit)))

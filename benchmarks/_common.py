@@ -135,3 +135,48 @@ def module_at_ref(path, ref):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def checkout_at_ref(ref):
+    """A temporary git worktree of the repository at ``ref`` (its folder).
+
+    With :func:`run_with_package`, a benchmark runs the whole package of an
+    earlier commit beside today's, in the same run.
+    """
+    folder = tempfile.mkdtemp(prefix="sklearn_privacy_baseline_")
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--force", folder, ref],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
+    return folder
+
+
+def remove_checkout(folder):
+    """Remove a worktree made by :func:`checkout_at_ref`."""
+    subprocess.run(["git", "worktree", "remove", "--force", folder], cwd=REPO, capture_output=True)
+
+
+def run_with_package(package_root, code):
+    """Run Python ``code`` in a child that imports ``sklearn_privacy`` from ``package_root``.
+
+    The child also sees ``benchmarks/`` (this folder); its last line of output
+    is returned, parsed as a Python literal.
+    """
+    import ast
+    import sys
+
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(package_root), str(REPO / "benchmarks")])
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
+    if done.returncode:
+        raise RuntimeError(done.stderr[-2000:])
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])

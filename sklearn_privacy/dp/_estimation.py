@@ -56,7 +56,6 @@ def clip_rows(X, radius, center=None):
     return _clip_to_ball(X, float(radius), center)
 
 
-
 def _shrink(n_features):
     """Rows are scaled to at most ``R (1 - shrink)``: more than the rounding of a norm."""
     return (4.0 * n_features + 16.0) * np.finfo(float).eps
@@ -521,11 +520,13 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
        (upper triangle, sensitivity ``sqrt(2) R^2 / n``), projected onto the
        positive semi-definite cone (post-processing).
 
-    ``sample_weight`` multiplies the influence of a row: ``n`` is the total
-    weight and every sensitivity grows with the largest weight ``w_max`` (a
-    row of weight w moves a count by w and a clipped sum by ``2 R w``). The
-    guarantee is for replace-one neighbours of the rows, with the weights
-    public (fixed per row, not computed from the private data).
+    ``sample_weight`` multiplies the influence of a row: every sensitivity
+    grows with the largest weight ``w_max`` (a row of weight w moves a count
+    by w and a clipped sum by ``2 R w``). The estimates count weights in units
+    of ``w_max``, so the ledger records the counts with sensitivity
+    ``sqrt(steps)`` and the mean over ``n / w_max`` units. The guarantee is for
+    replace-one neighbours of the rows, with the weights public (fixed per
+    row, not computed from the private data).
 
     Returns
     -------
@@ -550,6 +551,9 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     order whatever computes them, so equal statistics give equal estimates.
     """
     n, d, w_max = rows.total_weight, rows.n_features, rows.max_weight
+    # Weights in units of the largest (the ledger then never sees a weight of 1e300):
+    # a count of units moves by at most 1, a mean over n_units by 2 r / n_units.
+    n_units = n / w_max
     shares = dict(_FIT_SHARES)
     if radius is not None:
         shares["covariance"] += shares.pop("centred radius")
@@ -557,25 +561,26 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     def sigma_for(name, sensitivity):
         return sensitivity / (mu * np.sqrt(shares[name]))
 
-    count_sens = np.sqrt(_RADIUS_STEPS) * w_max
+    count_sens = np.sqrt(_RADIUS_STEPS)
     sigma = sigma_for("radius", count_sens)
-    r0 = _noisy_quantile_from_histogram(rows.norm_histogram(None), n, _QUANTILE, sigma, rng)
+    counts = rows.norm_histogram(None) / w_max
+    r0 = _noisy_quantile_from_histogram(counts, n_units, _QUANTILE, sigma, rng)
     accountant.spend("radius of the rows", sensitivity=count_sens, sigma=sigma)
 
-    sens = 2.0 * r0 * w_max / n
+    sens = 2.0 * r0 / n_units
     sigma = sigma_for("mean", sens)
     mean = rows.clipped_sum(r0) / n + sigma * rng.standard_normal(d)
     accountant.spend("mean", sensitivity=sens, sigma=sigma)
 
     if radius is None:
         sigma = sigma_for("centred radius", count_sens)
-        counts = rows.norm_histogram(mean)
-        radius = _noisy_quantile_from_histogram(counts, n, _QUANTILE, sigma, rng)
+        counts = rows.norm_histogram(mean) / w_max
+        radius = _noisy_quantile_from_histogram(counts, n_units, _QUANTILE, sigma, rng)
         accountant.spend("radius around the mean", sensitivity=count_sens, sigma=sigma)
     radius = float(radius)
 
     second = rows.clipped_second_moment(mean, radius)
-    sens = np.sqrt(2.0) * radius**2 * w_max / n
+    sens = np.sqrt(2.0) * radius**2 / n_units
     sigma = sigma_for("covariance", sens)
     noise = np.triu(sigma * rng.standard_normal((d, d)))
     cov = second / n + noise + np.triu(noise, 1).T

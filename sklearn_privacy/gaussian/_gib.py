@@ -292,7 +292,9 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         d = self.feature_positions_.size
         peaks = rows.peaks()
         self._check_peaks(peaks[:d])
-        self._check_peaks(peaks[d:], "the sensitive variable" if self.objective == "funnel" else "y")
+        self._check_peaks(
+            peaks[d:], "the sensitive variable" if self.objective == "funnel" else "y"
+        )
         mean, joint, radius = self._fit_moments(
             rows,
             self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)),

@@ -171,8 +171,7 @@ def release_by_partition(mechanism, X):
     )
     meta = pd.DataFrame({name: pd.Series(dtype=sample.dtype) for name in names})
     parts = [
-        dask.delayed(partition, pure=False)(part, seed)
-        for part, seed in zip(X.to_delayed(), seeds)
+        dask.delayed(partition, pure=False)(part, seed) for part, seed in zip(X.to_delayed(), seeds)
     ]
     return dd.from_delayed(parts, meta=meta, divisions=X.divisions, verify_meta=False)
 

@@ -198,7 +198,5 @@ def declared_classes(classes, parameter="classes"):
     """``classes`` as a 1-D array of at least two distinct values, or a clear error."""
     arr = np.asarray(classes, dtype=object)
     if arr.ndim != 1 or arr.size < 2 or len(set(arr.tolist())) != arr.size:
-        raise ValueError(
-            f"{parameter} must list at least two distinct classes, got {classes!r}."
-        )
+        raise ValueError(f"{parameter} must list at least two distinct classes, got {classes!r}.")
     return arr
