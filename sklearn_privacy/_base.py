@@ -69,13 +69,17 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         Return the release for the validated columns ``X``; ``S`` is S for
         the same rows when it is given (columns or ``sensitive=``), else
         ``None`` (only a mechanism that observes S uses it); ``rng`` is the
-        fitted mechanism's release stream (a :class:`numpy.random.Generator`
-        that advances with every call, so no two releases share noise).
+        generator of this release: fresh OS entropy with ``random_state=None``,
+        else the seeded release stream, which advances with every call (no two
+        releases share noise).
 
     Randomness at fit (a private estimate, a trained network) draws from
-    ``self._fit_rng``, a stream independent of the release stream: both are
-    spawned from one :class:`numpy.random.SeedSequence` made from
-    ``random_state`` at every ``fit``.
+    ``self._fit_rng``, which exists during ``fit`` only: fresh OS entropy, or
+    a stream independent of the release stream when seeded (both spawned from
+    one :class:`numpy.random.SeedSequence` made from ``random_state`` at
+    every ``fit``). With ``random_state=None`` nothing in a fitted mechanism
+    holds a random state: its pickles and copies cannot replay or predict its
+    noise, and never share it.
 
     and optionally ``_distortion(self, X, Xt)`` (the mean distortion between
     released columns and their release, used by the distortion scorer) and

@@ -97,10 +97,13 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         S columns (needed by the funnel; with the bottleneck only ``leakage_``
         uses them).
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the private estimates and the releases (independent streams).
-        Each ``transform`` draws fresh noise; an int makes the sequence of
-        releases reproducible for experiments and warns with
-        :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`.
+        ``None``: every private estimate and every release draws fresh OS
+        entropy when it is made, and the fitted model keeps no random state
+        (its pickles and copies cannot replay or predict its noise, and never
+        share it). A seed makes the sequence of noises reproducible for
+        experiments and warns with
+        :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: releases made
+        from one seed can be subtracted, and the saved model carries the seed.
     verbose : int, default=0
         Accepted for the shared contract; the fit is closed-form and prints
         nothing.

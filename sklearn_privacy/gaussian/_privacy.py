@@ -314,9 +314,14 @@ class GaussianDPMixin:
         """``(epsilon, delta)`` of everything published so far.
 
         The fitted attributes (when ``fit_data="private"``) and every
-        ``transform`` made since ``fit``, composed exactly (Gaussian DP) as if
-        every release were of the same rows. Equals ``(epsilon_, delta_)``
-        after the first ``transform``.
+        ``transform`` made since ``fit`` by this object, composed exactly
+        (Gaussian DP) as if every release were of the same rows. Equals
+        ``(epsilon_, delta_)`` after the first ``transform``. A copy (pickle,
+        deepcopy, joblib, a worker) records its own releases: combine the
+        ledgers of all copies with
+        :meth:`~sklearn_privacy.dp.GaussianAccountant.combine`. A lazy (dask)
+        release counts once however often it is computed; a refit starts a
+        new ledger.
 
         Returns
         -------
