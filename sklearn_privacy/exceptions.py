@@ -3,7 +3,7 @@
 import os
 import sys
 
-__all__ = ["PrivacyLeakWarning"]
+__all__ = ["PrivacyLeakWarning", "PrivateFitWarning"]
 
 _LIBRARIES = tuple(
     os.path.dirname(__import__(name).__file__) + os.sep for name in ("sklearn", "sklearn_privacy")
@@ -41,4 +41,33 @@ class PrivacyLeakWarning(UserWarning):
     >>> import warnings
     >>> from sklearn_privacy.exceptions import PrivacyLeakWarning
     >>> warnings.simplefilter("ignore", PrivacyLeakWarning)
+    """
+
+
+class PrivateFitWarning(UserWarning):
+    """Private estimates that the data cannot support: the release may be mostly noise.
+
+    Raised by a differentially private fit (``fit_data="private"``) when the
+    number of rows and the budget are too small for its private radius,
+    centre or covariance (said before the rows are read when it follows from
+    public quantities), or when an estimate came out as noise. The message
+    names the rows, the budget and the remedies.
+
+    See Also
+    --------
+    sklearn_privacy.gaussian.L2CompressionDP : Warns when its private fit is unreliable.
+    sklearn_privacy.gaussian.GaussianIBTransformer : Warns when its private fit is unreliable.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn_privacy.exceptions import PrivateFitWarning
+    >>> from sklearn_privacy.gaussian import L2CompressionDP
+    >>> X = np.random.default_rng(0).normal(size=(50, 3))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = L2CompressionDP(epsilon=1.0).fit(X)
+    >>> any(issubclass(w.category, PrivateFitWarning) for w in caught)
+    True
     """

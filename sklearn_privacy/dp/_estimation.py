@@ -8,6 +8,7 @@ Frobenius norm (attained by two orthogonal rows of norm R); the upper triangle
 of a symmetric difference ``x x^T - x' x'^T`` has the same bound.
 """
 
+from dataclasses import dataclass, field
 from numbers import Real
 
 import numpy as np
@@ -15,6 +16,15 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, validate_params
 
 from sklearn_privacy.dp._gaussian_mechanism import gaussian_sigma
+from sklearn_privacy.dp._radius import (
+    HISTOGRAM_SENSITIVITY,
+    LARGEST_RADIUS,
+    SMALLEST_RADIUS,
+    log2_histogram,
+    mode_edge,
+    private_norm_quantile,
+    rows_needed,
+)
 from sklearn_privacy.utils import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_generator
 
 
@@ -353,59 +363,6 @@ def compose_basic(*budgets):
     return eps, min(delta, 1.0)
 
 
-# Candidate radii of the private norm quantile: 2^(k/4) for k in [-400, 400], about
-# 1e-30 to 1e30 in steps of 19 %. A binary search over the 801 candidates takes
-# ceil(log2(801)) = 10 noisy counts.
-_RADIUS_GRID = 2.0 ** (np.arange(-400, 401) / 4.0)
-_RADIUS_STEPS = int(np.ceil(np.log2(_RADIUS_GRID.size)))
-
-
-def norm_histogram(norms, weights=None):
-    """Weighted count of ``norms`` in each bin of the radius grid.
-
-    Bin ``k < G`` (``G = _RADIUS_GRID.size``) holds the norms in
-    ``(grid[k-1], grid[k]]``, bin ``G`` those above the grid, so that the
-    count of rows within ``grid[k]`` is ``cumsum(counts)[k]``: one pass over
-    the rows answers every count of a binary search (and partial histograms
-    add up, so that it can be computed chunk by chunk).
-    """
-    bins = np.searchsorted(_RADIUS_GRID, norms, side="left")
-    return np.bincount(bins, weights=weights, minlength=_RADIUS_GRID.size + 1)
-
-
-def _noisy_quantile_from_histogram(counts, total, quantile, sigma, rng):
-    """Binary search for the smallest grid radius whose noisy count reaches ``quantile * total``.
-
-    ``counts`` is a :func:`norm_histogram`. Each step publishes
-    ``#{i : norm_i <= r} + N(0, sigma^2)``, a count of L2 sensitivity 1 under
-    replace-one neighbours; at most ``_RADIUS_STEPS`` steps.
-    """
-    cumulative = np.cumsum(counts)
-    target = quantile * total
-    lo, hi = 0, _RADIUS_GRID.size - 1
-    for _ in range(_RADIUS_STEPS):
-        if lo >= hi:
-            break
-        mid = (lo + hi) // 2
-        count = cumulative[mid] + sigma * rng.standard_normal()
-        if count >= target:
-            hi = mid
-        else:
-            lo = mid + 1
-    return float(_RADIUS_GRID[hi])
-
-
-def _noisy_norm_quantile(norms, quantile, sigma, rng, weights=None):
-    """:func:`_noisy_quantile_from_histogram` of the norms of the rows.
-
-    ``weights`` count each row that many times (rows of identical people).
-    """
-    total = norms.size if weights is None else weights.sum()
-    return _noisy_quantile_from_histogram(
-        norm_histogram(norms, weights), total, quantile, sigma, rng
-    )
-
-
 @validate_params(
     {
         "X": ["array-like"],
@@ -420,11 +377,13 @@ def _noisy_norm_quantile(norms, quantile, sigma, rng, weights=None):
 def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_state=None):
     """(epsilon, delta)-DP radius that holds about ``quantile`` of the rows of ``X``.
 
-    A binary search over the radii ``2^(k/4)`` (about 1e-30 to 1e30), each step
-    a noisy count of the rows within the radius (Gaussian mechanism,
-    sensitivity 1 under replace-one neighbours); the steps compose exactly as
-    one Gaussian mechanism of sensitivity ``sqrt(n_steps)``. Use it as a
-    clipping radius that is not read from the private rows.
+    The histogram of the row norms on the powers of two (every float64 scale,
+    no range to give) is released by one Gaussian mechanism of sensitivity
+    ``sqrt(2)`` under replace-one neighbours; bins that do not clear the noise
+    of an empty bin are dropped, and the radius is the upper edge of the bin
+    where the remaining counts reach ``quantile`` (see
+    :mod:`sklearn_privacy.dp._radius`). Use it as a clipping radius that is
+    not read from the private rows.
 
     Parameters
     ----------
@@ -441,7 +400,13 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     Returns
     -------
     float
-        A radius from the grid (within 19 % of the noisy quantile).
+        A power of two, within a factor 2 of the quantile of the rows whose
+        bins clear the noise.
+
+    Raises
+    ------
+    ValueError
+        When no bin clears the noise: too few rows for this budget.
 
     See Also
     --------
@@ -453,19 +418,36 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     >>> import numpy as np
     >>> from sklearn_privacy.dp import dp_norm_quantile
     >>> X = np.random.default_rng(0).normal(size=(10000, 2))
-    >>> r = dp_norm_quantile(X, 0.95, epsilon=1.0, delta=1e-6, random_state=0)
-    >>> bool(2.0 < r < 3.0)
-    True
+    >>> dp_norm_quantile(X, 0.95, epsilon=1.0, delta=1e-6, random_state=0)
+    4.0
+    >>> r = dp_norm_quantile(1e-40 * X, 0.95, epsilon=1.0, delta=1e-6, random_state=0)
+    >>> round(r * 1e40, 2)  # any scale: 2^-131
+    3.67
     """
     X = check_array(X, dtype=float)
     if center is not None:
         X = X - np.asarray(center, dtype=float)
-    sigma = gaussian_sigma(epsilon, delta, np.sqrt(_RADIUS_STEPS))
-    return _noisy_norm_quantile(row_norms_safe(X), quantile, sigma, check_generator(random_state))
+    sigma = gaussian_sigma(epsilon, delta, HISTOGRAM_SENSITIVITY)
+    radius, _ = private_norm_quantile(
+        log2_histogram(row_norms_safe(X)), quantile, sigma, check_generator(random_state)
+    )
+    if radius is None:
+        raise ValueError(
+            f"No bin of the private norm histogram clears its noise: {X.shape[0]} rows are too "
+            f"few for epsilon={epsilon!r} (about {rows_needed(sigma):.0f} are needed)."
+        )
+    return radius
 
 
-# Shares of a private-fit budget (of mu^2, which adds up over Gaussian mechanisms).
-_FIT_SHARES = {"radius": 0.1, "mean": 0.3, "centred radius": 0.1, "covariance": 0.5}
+# Shares of a private-fit budget (of mu^2, which adds up over Gaussian mechanisms),
+# chosen by measurement (benchmarks/bench_private_fit.py).
+_FIT_SHARES = {
+    "radius": 0.1,
+    "mean": 0.15,
+    "centred radius": 0.1,
+    "centre": 0.15,
+    "covariance": 0.5,
+}
 _QUANTILE = 0.95
 
 
@@ -486,47 +468,37 @@ class RowStatistics:
     def __init__(self, Z, sample_weight=None):
         self.Z = Z
         self.sample_weight = sample_weight
-        self.weights = np.ones(Z.shape[0]) if sample_weight is None else sample_weight
         self.total_weight = float(Z.shape[0] if sample_weight is None else sample_weight.sum())
         self.max_weight = 1.0 if sample_weight is None else float(sample_weight.max(initial=0.0))
+        # weights in units of the largest: no sum overflows, whatever the weights
+        self.units = (
+            np.ones(Z.shape[0]) if sample_weight is None else sample_weight / self.max_weight
+        )
+        self.n_units = float(self.units.sum())
         self.n_features = Z.shape[1]
 
     def norm_histogram(self, center=None):
-        """:func:`norm_histogram` of the norms of the rows minus ``center``."""
+        """:func:`~sklearn_privacy.dp._radius.log2_histogram` of ``||Z - center||``, in units."""
         Z = self.Z if center is None else self.Z - center
-        return norm_histogram(row_norms_safe(Z), self.sample_weight)
+        return log2_histogram(row_norms_safe(Z), self.units)
 
-    def clipped_sum(self, radius):
-        """Weighted sum of the rows clipped to the ball of ``radius`` around the origin."""
-        return self.weights @ _clip_to_ball(self.Z, float(radius))
+    def clipped_sum(self, radius, center=None):
+        """Sum of the rows minus ``center`` clipped to the ball of ``radius``, in units."""
+        center = None if center is None else np.asarray(center, dtype=float)
+        return self.units @ _clip_to_ball(self.Z, float(radius), center)
 
     def clipped_second_moment(self, center, radius):
-        """Weighted ``sum c c^T`` of the rows minus ``center``, clipped to ``radius``."""
+        """``sum c c^T`` of the rows minus ``center`` clipped to ``radius``, in units."""
         Zc = _clip_to_ball(self.Z, float(radius), np.asarray(center, dtype=float))
-        return (Zc.T * self.weights) @ Zc
+        return (Zc.T * self.units) @ Zc
 
 
 def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weight=None):
     """Mean, covariance and clipping radius of the rows of ``Z`` under a ``mu``-GDP budget.
 
-    The budget (``mu^2``) is split over four Gaussian mechanisms, each recorded
-    in ``accountant``:
-
-    1. ``radius``: a private 95 % quantile ``r0`` of the row norms;
-    2. ``mean``: the mean of the rows clipped to ``r0`` (sensitivity ``2 r0 / n``);
-    3. ``centred radius``: a private 95 % quantile ``R`` of the norms around that
-       mean, unless ``radius`` is given (then its share goes to the covariance);
-    4. ``covariance``: the second moment of the centred rows clipped to ``R``
-       (upper triangle, sensitivity ``sqrt(2) R^2 / n``), projected onto the
-       positive semi-definite cone (post-processing).
-
-    ``sample_weight`` multiplies the influence of a row: every sensitivity
-    grows with the largest weight ``w_max`` (a row of weight w moves a count
-    by w and a clipped sum by ``2 R w``). The estimates count weights in units
-    of ``w_max``, so the ledger records the counts with sensitivity
-    ``sqrt(steps)`` and the mean over ``n / w_max`` units. The guarantee is for
-    replace-one neighbours of the rows, with the weights public (fixed per
-    row, not computed from the private data).
+    See :func:`private_mean_covariance_from_statistics` for the estimates.
+    ``sample_weight`` multiplies the influence of a row (the sensitivities
+    grow with the largest weight).
 
     Returns
     -------
@@ -537,53 +509,112 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
     """
     if sample_weight is not None:
         sample_weight = np.asarray(sample_weight, float)
-    return private_mean_covariance_from_statistics(
+    fit = private_mean_covariance_from_statistics(
         RowStatistics(Z, sample_weight), mu, rng=rng, accountant=accountant, radius=radius
     )
+    return fit.mean, fit.covariance, fit.radius
+
+
+@dataclass
+class PrivateMoments:
+    """What :func:`private_mean_covariance_from_statistics` estimated, and what went wrong.
+
+    ``first_mean`` is the centre the refinement started from (published as a
+    DP estimate too; audits read it); ``problems`` says, in words, which
+    estimate is unreliable (empty when all are sound).
+    """
+
+    mean: np.ndarray
+    covariance: np.ndarray
+    radius: float
+    first_mean: np.ndarray
+    problems: list = field(default_factory=list)
 
 
 def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius=None):
-    """:func:`private_mean_covariance` from the statistics of the rows alone.
+    """Mean, covariance and clipping radius of the rows under a ``mu``-GDP budget.
 
-    ``rows`` has ``total_weight``, ``n_features``, ``norm_histogram(center)``,
-    ``clipped_sum(radius)`` and ``clipped_second_moment(center, radius)``
-    (see :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
-    order whatever computes them, so equal statistics give equal estimates.
+    The budget (``mu^2``) is split over five Gaussian mechanisms, each
+    recorded in ``accountant`` (shares in ``_FIT_SHARES``):
+
+    1. ``radius of the rows``: the noisy log2 histogram of the row norms gives
+       ``r0``, about their 95 % quantile (:mod:`sklearn_privacy.dp._radius`);
+    2. ``mean``: a first centre ``c1``, the mean of the rows clipped to ``r0``;
+    3. ``radius around the mean``: the noisy histogram of ``||z - c1||`` gives
+       ``R`` (skipped when ``radius`` is given; its share goes to the covariance);
+    4. ``centre``: the refined centre ``c2 = c1 + mean(clip(z - c1, R + e1))``,
+       with ``e1`` a bound on the noise of ``c1`` (public: it follows from the
+       noise scale): one step of CoinPress (Biswas et al. 2020), so that the
+       centre's noise scales with the data's radius ``R``, not with its distance
+       ``r0`` from the origin;
+    5. ``covariance``: the second moment of the rows minus ``c2`` clipped to
+       ``R`` (upper triangle, Analyze Gauss), eigenvalues floored at the noise's
+       spectral norm (post-processing).
+
+    ``rows`` has ``n_units`` (the total weight in units of the largest),
+    ``n_features``, ``norm_histogram(center)``, ``clipped_sum(radius, center)``
+    and ``clipped_second_moment(center, radius)``, all counted in those units
+    (see :class:`RowStatistics`);
+    the noise is drawn from ``rng`` in the same order whatever computes them,
+    so equal statistics give equal estimates. Weights count in units of the
+    largest (a row of weight w moves a count by ``w / w_max <= 1`` unit and a
+    clipped sum by ``2 R w``), so every sensitivity grows with ``w_max``.
+
+    Returns
+    -------
+    PrivateMoments
     """
-    n, d, w_max = rows.total_weight, rows.n_features, rows.max_weight
-    # Weights in units of the largest (the ledger then never sees a weight of 1e300):
-    # a count of units moves by at most 1, a mean over n_units by 2 r / n_units.
-    n_units = n / w_max
+    d, n_units = rows.n_features, rows.n_units
     shares = dict(_FIT_SHARES)
     if radius is not None:
         shares["covariance"] += shares.pop("centred radius")
+    problems = []
 
     def sigma_for(name, sensitivity):
         return sensitivity / (mu * np.sqrt(shares[name]))
 
-    count_sens = np.sqrt(_RADIUS_STEPS)
-    sigma = sigma_for("radius", count_sens)
-    counts = rows.norm_histogram(None) / w_max
-    r0 = _noisy_quantile_from_histogram(counts, n_units, _QUANTILE, sigma, rng)
-    accountant.spend("radius of the rows", sensitivity=count_sens, sigma=sigma)
+    def noise_norm(sigma):
+        # a bound on ||N(0, sigma^2 I_d)|| that holds with probability about 0.98
+        return sigma * (np.sqrt(d) + 2.0)
+
+    sigma = sigma_for("radius", HISTOGRAM_SENSITIVITY)
+    r0, noisy = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng)
+    accountant.spend("radius of the rows", sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
+    if r0 is None:
+        r0 = mode_edge(noisy)
+        problems.append("the private histogram of the row norms is all noise")
 
     sens = 2.0 * r0 / n_units
     sigma = sigma_for("mean", sens)
-    mean = rows.clipped_sum(r0) / n + sigma * rng.standard_normal(d)
+    first = rows.clipped_sum(r0) / n_units + sigma * rng.standard_normal(d)
     accountant.spend("mean", sensitivity=sens, sigma=sigma)
+    first_error = noise_norm(sigma)
 
     if radius is None:
-        sigma = sigma_for("centred radius", count_sens)
-        counts = rows.norm_histogram(mean) / w_max
-        radius = _noisy_quantile_from_histogram(counts, n_units, _QUANTILE, sigma, rng)
-        accountant.spend("radius around the mean", sensitivity=count_sens, sigma=sigma)
-    radius = float(radius)
+        sigma = sigma_for("centred radius", HISTOGRAM_SENSITIVITY)
+        radius, noisy = private_norm_quantile(rows.norm_histogram(first), _QUANTILE, sigma, rng)
+        accountant.spend("radius around the mean", sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
+        if radius is None:
+            radius = r0 + first_error
+            problems.append("the private histogram of the centred row norms is all noise")
+    radius = float(np.clip(radius, SMALLEST_RADIUS, LARGEST_RADIUS))
+
+    reach = min(radius + first_error, LARGEST_RADIUS)
+    sens = 2.0 * reach / n_units
+    sigma = sigma_for("centre", sens)
+    mean = first + rows.clipped_sum(reach, first) / n_units + sigma * rng.standard_normal(d)
+    accountant.spend("centre", sensitivity=sens, sigma=sigma)
+    if noise_norm(sigma) > radius:
+        problems.append(
+            f"the private centre is uncertain by about {noise_norm(sigma):.3g}, more than the "
+            f"radius {radius:.3g} of the rows around it"
+        )
 
     second = rows.clipped_second_moment(mean, radius)
     sens = np.sqrt(2.0) * radius**2 / n_units
     sigma = sigma_for("covariance", sens)
     noise = np.triu(sigma * rng.standard_normal((d, d)))
-    cov = second / n + noise + np.triu(noise, 1).T
+    cov = second / n_units + noise + np.triu(noise, 1).T
     accountant.spend("covariance", sensitivity=sens, sigma=sigma)
     w, v = np.linalg.eigh(cov)
     # Post-processing: eigenvalues below the noise's spectral norm (about
@@ -591,5 +622,10 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     # the covariance invertible and stops a direction that only the noise made
     # small from looking almost noiseless to the mechanism designed on it.
     floor = max(2.0 * sigma * np.sqrt(d), 1e-9 * max(float(w.max()), 0.0))
+    if float(w.max()) <= 1.25 * floor:
+        problems.append(
+            f"the private covariance is mostly noise (noise level {floor:.3g}, largest "
+            f"eigenvalue {float(w.max()):.3g})"
+        )
     cov = (v * np.maximum(w, floor)) @ v.T
-    return mean, 0.5 * (cov + cov.T), radius
+    return PrivateMoments(mean, 0.5 * (cov + cov.T), radius, first, problems)

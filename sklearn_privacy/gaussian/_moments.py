@@ -22,13 +22,8 @@ equal statistics give equal estimates.
 
 import numpy as np
 
-from sklearn_privacy.dp._estimation import (
-    _RADIUS_GRID,
-    RowStatistics,
-    _clip_to_ball,
-    norm_histogram,
-    row_norms_safe,
-)
+from sklearn_privacy.dp._estimation import RowStatistics, _clip_to_ball, row_norms_safe
+from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils._encoding import is_continuous
 from sklearn_privacy.utils._validation import as_2d, check_sensitive
@@ -203,7 +198,7 @@ def _bin_sums(bins, w, Z, norms):
     """Per-bin weighted sums of the rows and of the rows over their norm."""
     from scipy import sparse
 
-    n_bins = _RADIUS_GRID.size + 1
+    n_bins = N_BINS
     indicator = sparse.csr_matrix((w, (bins, np.arange(bins.size))), shape=(n_bins, bins.size))
     with np.errstate(divide="ignore", invalid="ignore"):
         unit = np.where(norms[:, None] > 0, Z / norms[:, None], 0.0)
@@ -223,8 +218,8 @@ def first_pass(block, private, want_moments):
         out["mean"], out["m2"] = mean, (centred.T * w) @ centred
     if private:
         norms = row_norms_safe(Z)
-        bins = np.searchsorted(_RADIUS_GRID, norms, side="left")
-        out["histogram"] = np.bincount(bins, weights=w, minlength=_RADIUS_GRID.size + 1)
+        bins = log2_bins(norms)
+        out["histogram"] = np.bincount(bins, weights=w, minlength=N_BINS).astype(float)
         out["sums"], out["unit_sums"] = _bin_sums(bins, w, Z, norms)
     return out
 
@@ -253,7 +248,14 @@ def histogram_pass(block, center):
     if block is None:
         return None
     Z, _, w = block
-    return norm_histogram(row_norms_safe(Z - center), w)
+    return log2_histogram(row_norms_safe(Z - center), w)
+
+
+def clipped_sum_pass(block, center, radius):
+    if block is None:
+        return None
+    Z, _, w = block
+    return w @ _clip_to_ball(Z, radius, center)
 
 
 def second_moment_pass(block, center, radius):
@@ -343,6 +345,11 @@ class DaskFitRows:
     def max_weight(self):
         return self.first["w_max"]
 
+    @property
+    def n_units(self):
+        """Total weight in units of the largest (what a private fit counts)."""
+        return self.total_weight / self.max_weight
+
     def peaks(self):
         return self.first["peaks"]
 
@@ -360,18 +367,23 @@ class DaskFitRows:
     def max_norm(self, center, stop=None):
         return self._run(max_norm_pass, maximum, np.asarray(center, float), stop)
 
+    # The statistics of a private fit, in units of the largest weight (as RowStatistics).
     def norm_histogram(self, center=None):
         if center is None:
-            return self.first["histogram"]
-        return self._run(histogram_pass, add, np.asarray(center, float))
+            return self.first["histogram"] / self.max_weight
+        return self._run(histogram_pass, add, np.asarray(center, float)) / self.max_weight
 
-    def clipped_sum(self, radius):
+    def clipped_sum(self, radius, center=None):
+        if center is not None:
+            total = self._run(clipped_sum_pass, add, np.asarray(center, float), float(radius))
+            return total / self.max_weight
         first = self.first
-        k = int(np.searchsorted(_RADIUS_GRID, radius))
-        if k >= _RADIUS_GRID.size or _RADIUS_GRID[k] != radius:  # pragma: no cover
-            raise ValueError("clipped_sum reads the bin sums: radius must be on the grid.")
+        k = int(np.searchsorted(bin_edges(), radius))
+        if k >= N_BINS or bin_edges()[k] != radius:  # pragma: no cover
+            raise ValueError("clipped_sum reads the bin sums: radius must be a bin edge.")
         inside = first["sums"][: k + 1].sum(axis=0)
-        return inside + radius * first["unit_sums"][k + 1 :].sum(axis=0)
+        return (inside + radius * first["unit_sums"][k + 1 :].sum(axis=0)) / self.max_weight
 
     def clipped_second_moment(self, center, radius):
-        return self._run(second_moment_pass, add, np.asarray(center, float), float(radius))
+        moment = self._run(second_moment_pass, add, np.asarray(center, float), float(radius))
+        return moment / self.max_weight

@@ -8,6 +8,7 @@ used to make them (centre, components, scales, clipping radius). With
 user declares the fit rows public and only the releases are accounted for.
 """
 
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -15,7 +16,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy._base import _S_COLUMNS, _S_TWICE
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
-from sklearn_privacy.dp._estimation import private_mean_covariance_from_statistics
+from sklearn_privacy.dp._estimation import _FIT_SHARES, private_mean_covariance_from_statistics
+from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
+from sklearn_privacy.exceptions import PrivateFitWarning, user_stacklevel
 from sklearn_privacy.gaussian._moments import (
     ArrayFitRows,
     DaskFitRows,
@@ -138,17 +141,46 @@ class GaussianDPMixin:
                 "divides by their sum minus one). Scale them, for example to a mean of 1."
             )
         if self.fit_data == "private":
-            mean, cov, radius = private_mean_covariance_from_statistics(
+            n_units = rows.n_units
+            needed = rows_needed(HISTOGRAM_SENSITIVITY / (mu_fit * np.sqrt(_FIT_SHARES["radius"])))
+            if n_units < needed:
+                self._warn_private_fit(
+                    f"about {needed:.0f} rows are needed for the private clipping radius at "
+                    "this budget",
+                    rows,
+                )
+            fit = private_mean_covariance_from_statistics(
                 rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
             )
-            self._moments_mean = mean  # the published centre of the covariance (audits)
-            return mean, cov, radius
+            # the published centres of the refinement and of the covariance (audits)
+            self._first_mean, self._moments_mean = fit.first_mean, fit.mean
+            if fit.problems and n_units >= needed:
+                self._warn_private_fit("; ".join(fit.problems), rows)
+            return fit.mean, fit.covariance, fit.radius
         mean, cov = rows.moments()
         if radius is None and public_radius:
             radius = rows.max_norm(mean)
             if radius <= 0:
                 radius = 1.0
         return mean, cov, None if radius is None else float(radius)
+
+    def _warn_private_fit(self, cause, rows):
+        """Say that the private estimates cannot be trusted, why, and what to do."""
+        n = rows.total_weight
+        weights = "" if rows.max_weight == 1 else f" (weights up to {rows.max_weight:.3g})"
+        budget = (
+            f"fit_epsilon={self.fit_epsilon!r}"
+            if self.fit_epsilon is not None
+            else "the default share of the budget"
+        )
+        warnings.warn(
+            f"{self.__class__.__name__}: with n={n:.6g} rows{weights} and {budget} "
+            f"(delta={self.delta!r}) for the private estimates, {cause}: the release may "
+            "be mostly noise. Remedies: give a public clip_radius, raise fit_epsilon (or "
+            "epsilon), fit on more rows, or fit on public rows with fit_data='public'.",
+            PrivateFitWarning,
+            stacklevel=user_stacklevel(),
+        )
 
     # ------------------------------------------------------------------ dask
     # A mechanism using this mixin writes three hooks shared by both paths:

@@ -3,7 +3,7 @@ import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 
 from sklearn_privacy.dp import GaussianAccountant, clip_rows, dp_norm_quantile, gaussian_dp_mu
-from sklearn_privacy.dp._estimation import _RADIUS_STEPS, private_mean_covariance
+from sklearn_privacy.dp._estimation import private_mean_covariance
 
 
 def _pld_epsilon(spends, delta):
@@ -62,16 +62,16 @@ def test_accountant_edge_cases_and_errors():
             acc.spend("bad", **kwargs)
 
 
-def test_norm_quantile_is_close_and_uses_the_grid():
+def test_norm_quantile_is_close_at_any_scale_and_is_a_power_of_two():
     X = np.random.default_rng(0).normal(size=(20000, 3))
     truth = np.quantile(np.linalg.norm(X, axis=1), 0.9)
-    r = dp_norm_quantile(X, 0.9, epsilon=5.0, delta=1e-6, random_state=0)
-    assert truth / 1.2 < r < truth * 1.2
-    assert np.log2(r) * 4 == pytest.approx(round(np.log2(r) * 4))
-    # extreme scales
-    for scale in (1e-6, 1e6):
+    # scales far outside the old 1e-30..1e30 grid included
+    for scale in (1.0, 1e-6, 1e6, 1e35, 1e-60, 1e140):
         r = dp_norm_quantile(scale * X, 0.9, epsilon=5.0, delta=1e-6, random_state=0)
-        assert truth * scale / 1.2 < r < truth * scale * 1.2
+        assert truth * scale <= r < 2 * truth * scale
+        assert np.log2(r / 2.0 ** np.floor(np.log2(scale))) % 1 == pytest.approx(0, abs=1e-9)
+    with pytest.raises(ValueError, match="too few"):
+        dp_norm_quantile(X[:20], 0.9, epsilon=0.1, delta=1e-6, random_state=0)
 
 
 def test_private_mean_and_covariance_converge_and_spend_their_budget():
@@ -82,18 +82,17 @@ def test_private_mean_and_covariance_converge_and_spend_their_budget():
     mu = gaussian_dp_mu(1.0, 1e-6)
     mean, est, radius = private_mean_covariance(X, mu, rng=rng, accountant=acc)
     np.testing.assert_allclose(mean, [10.0, -5.0], atol=0.05)
-    # clipping 5 % of the rows to the private radius shrinks the covariance a little
+    # clipping the rows beyond the private radius (a power of two) shrinks it a little
     np.testing.assert_allclose(est, cov, rtol=0.08, atol=0.05)
-    assert np.all(np.diag(est) < np.diag(cov))
     assert acc.mu == pytest.approx(mu, rel=1e-12)
-    assert [e.count for e in acc.spends] == [1, 1, 1, 1]
-    assert acc.spends[0].sensitivity == pytest.approx(np.sqrt(_RADIUS_STEPS))
+    assert [e.count for e in acc.spends] == [1, 1, 1, 1, 1]
+    assert acc.spends[0].sensitivity == pytest.approx(np.sqrt(2))  # one histogram
     inside = np.mean(np.linalg.norm(X - mean, axis=1) <= radius)
-    assert 0.93 < inside < 0.99
+    assert 0.93 < inside <= 1.0  # the radius is a power of two above the 95 % quantile
     # a public radius skips the centred quantile
     acc2 = GaussianAccountant()
     private_mean_covariance(X, mu, rng=rng, accountant=acc2, radius=3.0)
-    assert [e.name for e in acc2.spends] == ["radius of the rows", "mean", "covariance"]
+    assert [e.name for e in acc2.spends] == ["radius of the rows", "mean", "centre", "covariance"]
     assert acc2.mu == pytest.approx(mu, rel=1e-12)
 
 

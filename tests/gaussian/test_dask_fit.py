@@ -6,7 +6,7 @@ import pytest
 
 from sklearn_privacy import GaussianIBTransformer, L2CompressionDP
 from sklearn_privacy.dp import clip_rows
-from sklearn_privacy.dp._estimation import _RADIUS_GRID
+from sklearn_privacy.dp._radius import N_BINS, bin_edges
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -200,15 +200,16 @@ def test_sample_weight_on_dask_equals_the_weighted_fit_in_memory():
         else:  # a weight multiplies a person's influence: the sensitivities see the largest
             mean = next(e for e in lazy.accountant_.spends if e.name == "mean")
             r0 = mean.sensitivity * counts.sum() / (2 * counts.max())
-            assert 4 * np.log2(r0) == pytest.approx(round(4 * np.log2(r0)), abs=1e-9)
+            assert np.log2(r0) == pytest.approx(round(np.log2(r0)), abs=1e-9)
 
 
 def test_passes_over_the_data():
-    """Private: histogram with bin sums, centred histogram, second moment; public: one or two."""
+    """Private: histogram with bin sums, centred histogram, refined centre, second moment."""
     X, s, _ = _data()
     cases = [
-        (dict(fit_data="private"), None, 3),
-        (dict(fit_data="private", clip_radius=4.0), None, 2),
+        (dict(fit_data="private"), None, 4),
+        (dict(fit_data="private", clip_radius=4.0), None, 3),
+        (dict(fit_data="private", clip_radius=4.0), s, 3),  # S is not read
         (dict(fit_data="public"), None, 2),
         (dict(fit_data="public", clip_radius=4.0), None, 1),
         (dict(fit_data="public", clip_radius=4.0), s, 2),  # + the symbols of S
@@ -234,18 +235,25 @@ def test_clipped_sums_from_bin_sums_match_clipping_every_row():
         blocks, n_features=3, n_extra=0, n_released=3, private=True, want_moments=False
     )
     assert rows.total_weight == w.sum()
+    u = w / w.max()  # a private fit counts in units of the largest weight
+    assert rows.n_units == pytest.approx(u.sum())
     norms = np.linalg.norm(Z, axis=1)
-    grid_at = np.searchsorted(_RADIUS_GRID, np.quantile(norms, [0.01, 0.3, 0.6, 0.99]))
-    for radius in _RADIUS_GRID[[0, *grid_at, grid_at[-1] + 40, _RADIUS_GRID.size - 1]]:
+    edges = bin_edges()
+    grid_at = np.searchsorted(edges, np.quantile(norms, [0.01, 0.3, 0.6, 0.99]))
+    for k in [0, *grid_at, grid_at[-1] + 40, N_BINS - 1]:
+        radius = edges[k]
         np.testing.assert_allclose(
-            rows.clipped_sum(radius), w @ clip_rows(Z, radius), rtol=1e-12, atol=1e-12
+            rows.clipped_sum(radius), u @ clip_rows(Z, radius), rtol=1e-12, atol=1e-12
         )
-        assert np.cumsum(rows.norm_histogram())[np.searchsorted(_RADIUS_GRID, radius)] == (
-            w[norms <= radius].sum()
-        )
+        assert np.cumsum(rows.norm_histogram())[k] == pytest.approx(u[norms < radius].sum())
+    # around a centre: one more pass
+    center = np.array([1.0, -2.0, 0.5])
+    np.testing.assert_allclose(
+        rows.clipped_sum(3.0, center), u @ clip_rows(Z, 3.0, center=center), rtol=1e-12
+    )
     center = Z.mean(axis=0)
     Zc = clip_rows(Z, 3.0, center=center)
-    np.testing.assert_allclose(rows.clipped_second_moment(center, 3.0), (Zc.T * w) @ Zc, rtol=1e-12)
+    np.testing.assert_allclose(rows.clipped_second_moment(center, 3.0), (Zc.T * u) @ Zc, rtol=1e-12)
 
 
 def test_threaded_scheduler_and_release_after_a_dask_fit():

@@ -72,6 +72,11 @@ def actual_mu(mech, Z, Zp, w=None, releases=1):
             r0 = entry.sensitivity * total / (2.0 * w_max)
             shift = np.linalg.norm(w @ (_clip(Z, r0) - _clip(Zp, r0)) / total)
             mus.append(float(shift) / entry.sigma)
+        elif entry.name == "centre":
+            reach = entry.sensitivity * total / (2.0 * w_max)
+            c1 = mech._first_mean
+            shift = np.linalg.norm(w @ (_clip(Z, reach, c1) - _clip(Zp, reach, c1)) / total)
+            mus.append(float(shift) / entry.sigma)
         elif entry.name == "covariance":
             radius = np.sqrt(entry.sensitivity * total / (np.sqrt(2.0) * w_max))
             c = mech._moments_mean
@@ -311,7 +316,7 @@ def test_integer_seed_warns_on_dp_mechanisms_only():
     with pytest.warns(PrivacyLeakWarning, match="never|publish"):
         L2CompressionDP(random_state=0).fit(X)
     with pytest.warns(PrivacyLeakWarning):
-        GaussianIBTransformer(random_state=0).fit(X, X[:, 0] + X[:, 1])
+        GaussianIBTransformer(beta=1e3, random_state=0).fit(X, X[:, 0] + X[:, 1])
     # a Generator or RandomState is a seed too: the saved model carries its state
     for seed in (np.random.default_rng(0), np.random.RandomState(0)):
         with pytest.warns(PrivacyLeakWarning, match="saved model .* carries the seed"):

@@ -1,0 +1,122 @@
+"""A private radius that needs no range: the noisy histogram of row norms on the powers of two.
+
+Every float64 norm falls in one bin ``[2^(e-1), 2^e)`` of its binary exponent
+``e`` (2099 bins from the subnormals to the largest float, zero in the first),
+so no scale is out of range. The whole histogram is one Gaussian mechanism:
+replacing a row moves one unit of count from one bin to another, an L2
+sensitivity of ``sqrt(2)`` (weights counted in units of the largest). Bins whose
+noisy count does not clear the largest noise of an empty bin (a threshold of
+``Phi^-1(1 - 0.05 / 2099) = 4.06`` noise deviations) are treated as empty;
+the quantile is read from the cumulative count of the run of clear bins around
+the fullest one, so the noise of the empty bins never adds up and a stray bin
+of noise far from the rows is ignored; a radius is the upper edge of a bin
+(within a factor 2 of the quantile of the rows that count).
+
+Compared with a binary search of noisy counts (each step a decision at
+``quantile * n`` where the noise may exceed ``(1 - quantile) n``, which ran to the
+top of its grid at a few thousand rows), the histogram spends its budget once
+and reads the quantile from where the rows are.
+"""
+
+import numpy as np
+from scipy.stats import norm
+
+__all__ = [
+    "HISTOGRAM_SENSITIVITY",
+    "LARGEST_RADIUS",
+    "N_BINS",
+    "SMALLEST_RADIUS",
+    "bin_edges",
+    "log2_bins",
+    "log2_histogram",
+    "mode_edge",
+    "noise_threshold",
+    "private_norm_quantile",
+    "quantile_from_noisy_histogram",
+    "rows_needed",
+]
+
+_OFFSET = 1074  # frexp's exponent of the smallest subnormal is -1073
+N_BINS = 1024 + _OFFSET + 1
+HISTOGRAM_SENSITIVITY = float(np.sqrt(2.0))
+# Chance that some empty bin clears the threshold.
+_FALSE_BIN = 0.05
+
+
+def log2_bins(norms):
+    """Bin of each norm: ``e + 1074`` for a norm in ``[2^(e-1), 2^e)``; zero in bin 0."""
+    exponent = np.frexp(np.asarray(norms, dtype=float))[1].astype(np.int64) + _OFFSET
+    exponent[np.asarray(norms) == 0] = 0
+    return np.clip(exponent, 0, N_BINS - 1)
+
+
+# Radii stay where their squares (a covariance's sensitivity) are normal floats.
+LARGEST_RADIUS = 2.0**500
+SMALLEST_RADIUS = 2.0**-500
+
+
+with np.errstate(over="ignore"):
+    _EDGES = np.clip(np.ldexp(1.0, np.arange(N_BINS) - _OFFSET), SMALLEST_RADIUS, LARGEST_RADIUS)
+_EDGES.flags.writeable = False
+
+
+def bin_edges():
+    """Upper edge of every bin, within ``[2^-500, 2^500]`` (about 3e-151 to 3e150)."""
+    return _EDGES
+
+
+def log2_histogram(norms, weights=None):
+    """Weighted count of the norms in each bin (partial histograms add up)."""
+    return np.bincount(log2_bins(norms), weights=weights, minlength=N_BINS).astype(float)
+
+
+def noise_threshold(sigma):
+    """Noisy count above which a bin is taken to hold rows: 4.06 sigma."""
+    return float(sigma * norm.isf(_FALSE_BIN / N_BINS))
+
+
+def quantile_from_noisy_histogram(noisy, sigma, quantile):
+    """Upper edge of the bin where the kept counts reach ``quantile``, or None if none is kept.
+
+    Kept: the run of bins that clear the threshold around the fullest bin,
+    bridging single bins that do not (a factor 4 in norm). A bin of noise
+    that clears the threshold far from the rows (one fit in twenty has one
+    somewhere among the 2099 bins) is not joined to them.
+    """
+    clear = noisy > noise_threshold(sigma)
+    if not clear.any():
+        return None
+    peak = int(np.argmax(noisy))
+    bridged = clear | (np.roll(clear, 1) & np.roll(clear, -1))
+    low = high = peak
+    while low > 0 and bridged[low - 1]:
+        low -= 1
+    while high < N_BINS - 1 and bridged[high + 1]:
+        high += 1
+    kept = np.where(clear[low : high + 1], noisy[low : high + 1], 0.0)
+    b = low + int(np.searchsorted(np.cumsum(kept), quantile * kept.sum()))
+    return float(bin_edges()[min(b, N_BINS - 1)])
+
+
+def private_norm_quantile(histogram, quantile, sigma, rng):
+    """``(radius or None, noisy histogram)``: the histogram released with ``N(0, sigma^2)`` noise.
+
+    ``histogram`` counts rows in units of the largest weight (sensitivity
+    ``sqrt(2)``); the caller records the mechanism in its ledger.
+    """
+    noisy = np.asarray(histogram, dtype=float) + sigma * rng.standard_normal(N_BINS)
+    return quantile_from_noisy_histogram(noisy, sigma, quantile), noisy
+
+
+def mode_edge(noisy):
+    """Upper edge of the bin of the largest noisy count (a fallback radius)."""
+    return float(bin_edges()[int(np.argmax(noisy))])
+
+
+def rows_needed(sigma, share=0.5):
+    """Rows (in weight units) for a bin holding ``share`` of them to clear the threshold.
+
+    With two noise deviations of margin: below this the private radius is
+    likely to be read from noise, which a fit can say before it reads a row.
+    """
+    return (noise_threshold(sigma) + 2.0 * sigma) / share
