@@ -33,9 +33,10 @@ from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedShuffleSplit, cross_val_score
 from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
 
 from sklearn_privacy.discrete import PrivacyFunnelTransformer
+from sklearn_privacy.exceptions import PrivateFitWarning
 from sklearn_privacy.gaussian import L2CompressionDP
 from sklearn_privacy.metrics import (
     make_adversary_scorer,
@@ -313,68 +314,99 @@ def plot_funnel(result, baselines, name, path):
 
 
 def run_breast_cancer(n_splits=20, epsilons=(0.5, 1, 2, 5, 10, 20, 50, 100)):
-    """Accuracy of logistic regression on L2CompressionDP releases against epsilon."""
+    """Accuracy of logistic regression on L2CompressionDP releases against epsilon.
+
+    The released protocol (thesis sec. 6.3.3): the mechanism is fitted on the
+    training rows, the classifier is trained on their release and scored on
+    the release of the test rows. Nothing is fitted on the private rows
+    outside the mechanism: the features go through ``log1p``, a public
+    constant transform, and the mechanism estimates its centre, radius and
+    covariance privately (``fit_data="private"``); beside it the same
+    mechanism fitted as if the rows were public, the classifier on the
+    ``log1p`` features without a mechanism, and the majority class.
+    """
     X, y = load_breast_cancer(return_X_y=True)
     cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=0.5, random_state=0)
     clf = LogisticRegression(max_iter=2000)
-    pipe = Pipeline(
-        [
-            ("scale", StandardScaler()),
-            ("privacy", L2CompressionDP(delta=1e-5, clip_radius=6.0)),
-            ("clf", clf),
-        ]
+    public_transform = FunctionTransformer(np.log1p)  # a constant: reads no row
+    scoring = {"accuracy": "accuracy", "distortion": make_distortion_scorer()}
+    results = {}
+    for fit_data in ("private", "public"):
+        pipe = Pipeline(
+            [
+                ("log1p", public_transform),
+                ("privacy", L2CompressionDP(delta=1e-5, fit_data=fit_data)),
+                ("clf", clf),
+            ]
+        )
+        with warnings.catch_warnings():
+            # the smallest epsilons are meant to show what a private fit cannot do
+            warnings.simplefilter("ignore", PrivateFitWarning)
+            results[fit_data] = tradeoff_curve(
+                pipe,
+                X,
+                y,
+                param_name="privacy__epsilon",
+                param_range=list(epsilons),
+                scoring=scoring,
+                cv=cv,
+            )
+    majority = cross_val_score(DummyClassifier(), X, y, cv=cv)
+    no_mechanism = cross_val_score(
+        Pipeline([("log1p", public_transform), ("clf", clf)]), X, y, cv=cv
     )
-    result = tradeoff_curve(
-        pipe,
-        X,
-        y,
-        param_name="privacy__epsilon",
-        param_range=list(epsilons),
-        scoring={"accuracy": "accuracy", "distortion": make_distortion_scorer()},
-        cv=cv,
-    )
-    majority = cross_val_score(DummyClassifier(), X, y, cv=cv).mean()
-    private_free = cross_val_score(
-        Pipeline([("scale", StandardScaler()), ("clf", clf)]), X, y, cv=cv
-    ).mean()
-    acc = result.test_scores["accuracy"]
+    private, public = (results[k].test_scores["accuracy"] for k in ("private", "public"))
     rows = [
         [
             f"{e:g}",
-            _mean_std(acc[i]),
-            f"{-result.mean_test_scores['distortion'][i]:.2f}",
+            _mean_std(private[i]),
+            f"{-results['private'].mean_test_scores['distortion'][i]:.3g}",
+            _mean_std(public[i]),
         ]
         for i, e in enumerate(epsilons)
     ]
     title = (
-        f"Wisconsin diagnostic breast cancer (569 rows, 30 features), L2CompressionDP with "
-        f"delta=1e-5, clip radius 6 (standardised data), mean and covariance estimated "
-        f"privately, {n_splits} random 50/50 splits.\n"
-        f"majority-class accuracy {majority:.3f}, non-private accuracy {private_free:.3f}"
+        f"Wisconsin diagnostic breast cancer (569 rows, 30 features, log1p), L2CompressionDP "
+        f"with delta=1e-5, classifier trained and scored on released rows, {n_splits} random "
+        f"50/50 splits.\nmajority class {majority.mean():.3f}, no mechanism "
+        f"{no_mechanism.mean():.3f}"
     )
-    table = _table(["epsilon", "accuracy", "distortion E||x-t||^2"], rows)
-    return title, table, result, {"majority": majority, "non-private": private_free}
+    table = _table(
+        ["epsilon", "accuracy (private fit)", "distortion E||x-t||^2", "accuracy (public fit)"],
+        rows,
+    )
+    baselines = {"majority": majority, "no mechanism": no_mechanism}
+    return title, table, results, baselines
 
 
-def plot_breast_cancer(result, baselines, path):
-    """Accuracy against epsilon (log scale) with error bars and the two baselines."""
+def plot_breast_cancer(results, baselines, path):
+    """Accuracy against epsilon (log scale), private and public fits, with the baselines."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    eps = np.asarray(result.param_range, dtype=float)
-    acc = result.test_scores["accuracy"]
-    fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
-    ax.errorbar(eps, acc.mean(axis=1), acc.std(axis=1), marker="o", capsize=2,
-                label="L2CompressionDP")  # fmt: skip
-    ax.axhline(baselines["non-private"], linestyle="-.", color="0.4", label="no mechanism")
-    ax.axhline(baselines["majority"], linestyle=":", color="0.4", label="majority class")
+    fig, ax = plt.subplots(figsize=(7.5, 4.8), layout="constrained")
+    for key, label, marker in (
+        ("private", "L2CompressionDP, private fit (fit_data='private')", "o"),
+        ("public", "L2CompressionDP, fit rows taken as public", "s"),
+    ):
+        eps = np.asarray(results[key].param_range, dtype=float)
+        acc = results[key].test_scores["accuracy"]
+        ax.errorbar(eps, acc.mean(axis=1), acc.std(axis=1), marker=marker, capsize=2,
+                    label=label)  # fmt: skip
+    for key, style, label in (
+        ("no mechanism", "-.", "no mechanism (log1p features)"),
+        ("majority", ":", "majority class"),
+    ):
+        scores = baselines[key]
+        ax.axhline(scores.mean(), linestyle=style, color="0.4", label=label)
+        ax.axhspan(scores.mean() - scores.std(), scores.mean() + scores.std(), color="0.9")
     ax.set_xscale("log")
     ax.set_xlabel("epsilon (delta = 1e-5); smaller is more private")
-    ax.set_ylabel("accuracy (test rows)")
+    ax.set_ylabel("accuracy on released test rows")
     ax.set_title("Breast cancer (WDBC): differentially private release, logistic regression")
-    ax.legend(loc="best", fontsize="small")
+    ax.legend(loc="center left", fontsize="small")
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
@@ -425,7 +457,12 @@ def main(argv=None):
 
     if args.dp:
         title, table, result, baselines = run_breast_cancer(n_splits=args.splits or 20)
-        notes = "Smaller epsilon is more private; accuracy is mean ± std over the splits."
+        notes = (
+            "Smaller epsilon is more private; accuracy is mean ± std over the splits. With "
+            "569 rows the private estimates of the centre, radius and covariance take a "
+            "share of the budget: below epsilon 5 the release keeps little beyond the "
+            "majority class."
+        )
         plotter = lambda: plot_breast_cancer(result, baselines, args.output)  # noqa: E731
     else:
         frame, y, name = _load_data(args)

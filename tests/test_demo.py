@@ -1,5 +1,7 @@
 """The main job (``python -m sklearn_privacy``) on small settings."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -104,13 +106,19 @@ def test_dp_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
     out = tmp_path / "dp.png"
     assert main(["--dp", "--splits", "2", "--output", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "majority-class accuracy" in text
+    assert "majority class" in text and "no mechanism" in text
+    # no runaway estimate: every number of the table is sane
+    numbers = [float(v) for v in re.findall(r"\d+\.?\d*(?:e[-+]?\d+)?", text)]
+    assert max(numbers) < 1e6
     assert out.stat().st_size > 10_000
 
 
-def test_breast_cancer_accuracy_grows_with_epsilon():
-    _, _, result, baselines = run_breast_cancer(n_splits=3, epsilons=(0.5, 1000.0))
-    acc = result.mean_test_scores["accuracy"]
-    # at epsilon = 0.5 the release is noise: the majority class; at 1000 near the non-private
-    assert acc[0] == pytest.approx(baselines["majority"], abs=0.03)
-    assert acc[1] > 0.9
+def test_breast_cancer_private_fit_is_never_much_worse_than_nothing():
+    _, _, results, baselines = run_breast_cancer(n_splits=4, epsilons=(0.5, 2.0, 10.0, 1000.0))
+    private = np.median(results["private"].test_scores["accuracy"], axis=1)
+    public = np.median(results["public"].test_scores["accuracy"], axis=1)
+    majority = baselines["majority"].mean()
+    # at small epsilon the release carries little: about the majority class, never far below
+    assert np.all(private >= majority - 0.03)
+    assert abs(private[2] - public[2]) <= 0.05  # epsilon 10
+    assert private[3] > 0.85 and private[3] >= public[3] - 0.03  # epsilon 1000

@@ -322,6 +322,8 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
                     f"{exc} (covariance of the released columns or of the "
                     f"{'sensitive' if self.objective == 'funnel' else 'relevance'} variable)"
                 ) from exc
+            if "critical value" in str(exc) and self.fit_data == "private":
+                raise ValueError(self._private_critical_message(exc, rows)) from exc
             raise
         A = sol["components"]
         self.components_ = A
@@ -362,6 +364,30 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
             self.epsilon_exponential_ = self._exponential_bound(
                 A, cov_x, cov_xy, cov_y, cov_t, self.radius_
             )
+
+    def _private_critical_message(self, exc, rows):
+        """The refusal of a private fit, with its cause: the noise of the private covariance."""
+        critical = str(exc).split("critical value ")[1].split(" ")[0]
+        budget = (
+            f"fit_epsilon={self.fit_epsilon!r}"
+            if self.fit_epsilon is not None
+            else f"fit_epsilon={_DEFAULT_FIT_EPSILON} (the default)"
+        )
+        cause = (
+            "shows no direction in which X informs the relevance variable at all"
+            if critical == "inf"
+            else f"makes every direction too weak for beta={self.beta!r} (the smallest "
+            f"critical value is {critical})"
+        )
+        return (
+            f"GaussianIBTransformer: the private estimate of the joint covariance of X and "
+            f"the relevance variable (n={rows.total_weight:.6g} rows, {budget}) {cause}. "
+            "With this few rows the noise of the private covariance hides the relation. "
+            "Remedies: raise fit_epsilon, give a public clip_radius, fit on more rows, or fit "
+            "on public rows with fit_data='public'"
+            + ("" if critical == "inf" else f"; or choose beta above {critical}")
+            + "."
+        )
 
     def _exponential_bound(self, A, cov_x, cov_xy, cov_y, cov_t, R):
         # thesis Cor. 2: P = Sigma_{Y|T}^{-1/2} Sigma_YX Sigma_X^{-1}, Q from eq. A.113
