@@ -380,8 +380,8 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     The histogram of the row norms on the powers of two (every float64 scale,
     no range to give) is released by one Gaussian mechanism of sensitivity
     ``sqrt(2)`` under replace-one neighbours; bins that do not clear the noise
-    of an empty bin are dropped, and the radius is the upper edge of the bin
-    where the remaining counts reach ``quantile`` (see
+    of an empty bin are dropped, and the radius is where the remaining counts
+    reach ``quantile``, interpolated inside its bin (see
     :mod:`sklearn_privacy.dp._radius`). Use it as a clipping radius that is
     not read from the private rows.
 
@@ -400,8 +400,8 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     Returns
     -------
     float
-        A power of two, within a factor 2 of the quantile of the rows whose
-        bins clear the noise.
+        The quantile of the rows whose bins clear the noise, interpolated
+        log-linearly inside its bin (so within a factor 2 of it).
 
     Raises
     ------
@@ -418,18 +418,23 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     >>> import numpy as np
     >>> from sklearn_privacy.dp import dp_norm_quantile
     >>> X = np.random.default_rng(0).normal(size=(10000, 2))
-    >>> dp_norm_quantile(X, 0.95, epsilon=1.0, delta=1e-6, random_state=0)
-    4.0
+    >>> r = dp_norm_quantile(X, 0.95, epsilon=1.0, delta=1e-6, random_state=0)
+    >>> round(r, 2), round(float(np.quantile(np.linalg.norm(X, axis=1), 0.95)), 2)
+    (3.09, 2.45)
     >>> r = dp_norm_quantile(1e-40 * X, 0.95, epsilon=1.0, delta=1e-6, random_state=0)
-    >>> round(r * 1e40, 2)  # any scale: 2^-131
-    3.67
+    >>> round(r * 1e40, 2)  # any scale
+    3.04
     """
     X = check_array(X, dtype=float)
     if center is not None:
         X = X - np.asarray(center, dtype=float)
     sigma = gaussian_sigma(epsilon, delta, HISTOGRAM_SENSITIVITY)
     radius, _ = private_norm_quantile(
-        log2_histogram(row_norms_safe(X)), quantile, sigma, check_generator(random_state)
+        log2_histogram(row_norms_safe(X)),
+        quantile,
+        sigma,
+        check_generator(random_state),
+        interpolate=True,
     )
     if radius is None:
         raise ValueError(
@@ -440,14 +445,19 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
 
 
 # Shares of a private-fit budget (of mu^2, which adds up over Gaussian mechanisms),
-# chosen by measurement (benchmarks/bench_private_fit.py).
+# chosen by measurement (benchmarks/bench_private_fit.py): the radius around the
+# origin, the first centre, per refinement step a centred radius and a centre, the
+# final centred radius and the covariance. A public radius gives the centred
+# radii's shares to the covariance.
 _FIT_SHARES = {
-    "radius": 0.1,
-    "mean": 0.15,
-    "centred radius": 0.1,
-    "centre": 0.15,
-    "covariance": 0.5,
+    "radius": 0.075,
+    "mean": 0.1,
+    "centred radius": 0.05,
+    "centre": 0.1,
+    "final radius": 0.075,
+    "covariance": 0.45,
 }
+_REFINEMENTS = 2
 _QUANTILE = 0.95
 
 
@@ -519,55 +529,63 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
 class PrivateMoments:
     """What :func:`private_mean_covariance_from_statistics` estimated, and what went wrong.
 
-    ``first_mean`` is the centre the refinement started from (published as a
-    DP estimate too; audits read it); ``problems`` says, in words, which
+    ``starts`` are the centres each refinement clipped around (published as
+    DP estimates too; audits read them); ``problems`` says, in words, which
     estimate is unreliable (empty when all are sound).
     """
 
     mean: np.ndarray
     covariance: np.ndarray
     radius: float
-    first_mean: np.ndarray
+    starts: list
     problems: list = field(default_factory=list)
 
 
 def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius=None):
     """Mean, covariance and clipping radius of the rows under a ``mu``-GDP budget.
 
-    The budget (``mu^2``) is split over five Gaussian mechanisms, each
-    recorded in ``accountant`` (shares in ``_FIT_SHARES``):
+    The budget (``mu^2``) is split over Gaussian mechanisms, each recorded in
+    ``accountant`` (shares in ``_FIT_SHARES``):
 
     1. ``radius of the rows``: the noisy log2 histogram of the row norms gives
        ``r0``, about their 95 % quantile (:mod:`sklearn_privacy.dp._radius`);
+       no range is assumed;
     2. ``mean``: a first centre ``c1``, the mean of the rows clipped to ``r0``;
-    3. ``radius around the mean``: the noisy histogram of ``||z - c1||`` gives
-       ``R`` (skipped when ``radius`` is given; its share goes to the covariance);
-    4. ``centre``: the refined centre ``c2 = c1 + mean(clip(z - c1, R + e1))``,
-       with ``e1`` a bound on the noise of ``c1`` (public: it follows from the
-       noise scale): one step of CoinPress (Biswas et al. 2020), so that the
-       centre's noise scales with the data's radius ``R``, not with its distance
-       ``r0`` from the origin;
-    5. ``covariance``: the second moment of the rows minus ``c2`` clipped to
-       ``R`` (upper triangle, Analyze Gauss), eigenvalues floored at the noise's
-       spectral norm (post-processing).
+    3. ``_REFINEMENTS`` steps of CoinPress (Biswas et al. 2020), each a
+       ``radius around the centre`` (the noisy histogram of ``||z - c||``, about
+       their 95 % quantile ``R``) and a ``centre``: ``c + mean(clip(z - c, R))``,
+       whose noise scales with ``R``, not with the distance ``r0`` from the
+       origin. With a public ``radius`` the histograms are skipped and the rows
+       are clipped to ``radius + e`` around ``c`` (``e`` a bound on the noise of
+       ``c``, public since it follows from the noise scale);
+    4. the centre is every estimate weighed by the inverse of its noise
+       variance (post-processing): data far from the origin keeps the refined
+       ones, data around it gets the whole budget of the centres;
+    5. ``radius around the mean``: the final radius ``R`` around that centre
+       (unless ``radius`` is given);
+    6. ``covariance``: the second moment of the rows minus the centre clipped
+       to ``R`` (upper triangle, Analyze Gauss), eigenvalues floored at the
+       noise's spectral norm (post-processing).
 
     ``rows`` has ``n_units`` (the total weight in units of the largest),
     ``n_features``, ``norm_histogram(center)``, ``clipped_sum(radius, center)``
     and ``clipped_second_moment(center, radius)``, all counted in those units
-    (see :class:`RowStatistics`);
-    the noise is drawn from ``rng`` in the same order whatever computes them,
-    so equal statistics give equal estimates. Weights count in units of the
-    largest (a row of weight w moves a count by ``w / w_max <= 1`` unit and a
-    clipped sum by ``2 R w``), so every sensitivity grows with ``w_max``.
+    (see :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
+    order whatever computes them, so equal statistics give equal estimates. A
+    row of weight w moves a count by ``w / w_max <= 1`` unit and a clipped sum
+    by ``2 R w / w_max``.
 
     Returns
     -------
     PrivateMoments
     """
     d, n_units = rows.n_features, rows.n_units
+    public_radius = radius is not None
     shares = dict(_FIT_SHARES)
-    if radius is not None:
-        shares["covariance"] += shares.pop("centred radius")
+    if public_radius:
+        shares["covariance"] += shares.pop("final radius") + _REFINEMENTS * shares.pop(
+            "centred radius"
+        )
     problems = []
 
     def sigma_for(name, sensitivity):
@@ -576,6 +594,16 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     def noise_norm(sigma):
         # a bound on ||N(0, sigma^2 I_d)|| that holds with probability about 0.98
         return sigma * (np.sqrt(d) + 2.0)
+
+    def centred_radius(center, name, label):
+        sigma = sigma_for(name, HISTOGRAM_SENSITIVITY)
+        found, _ = private_norm_quantile(
+            rows.norm_histogram(center), _QUANTILE, sigma, rng, interpolate=True
+        )
+        accountant.spend(label, sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
+        if found is None:
+            problems.append(f"the private histogram of the row norms ({label}) is all noise")
+        return found
 
     sigma = sigma_for("radius", HISTOGRAM_SENSITIVITY)
     r0, noisy = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng)
@@ -586,35 +614,47 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
 
     sens = 2.0 * r0 / n_units
     sigma = sigma_for("mean", sens)
-    first = rows.clipped_sum(r0) / n_units + sigma * rng.standard_normal(d)
+    centre = rows.clipped_sum(r0) / n_units + sigma * rng.standard_normal(d)
     accountant.spend("mean", sensitivity=sens, sigma=sigma)
-    first_error = noise_norm(sigma)
+    estimates, starts = [(centre, sigma)], []
+    for _ in range(_REFINEMENTS):
+        error = noise_norm(sigma)
+        if public_radius:
+            reach = radius + error
+        else:
+            found = centred_radius(centre, "centred radius", "radius around the centre")
+            reach = r0 + error if found is None else found
+        reach = float(np.clip(reach, SMALLEST_RADIUS, LARGEST_RADIUS))
+        sens = 2.0 * reach / n_units
+        sigma = sigma_for("centre", sens)
+        starts.append(centre)
+        centre = centre + rows.clipped_sum(reach, centre) / n_units
+        centre = centre + sigma * rng.standard_normal(d)
+        accountant.spend("centre", sensitivity=sens, sigma=sigma)
+        estimates.append((centre, sigma))
+    # Post-processing: the estimates carry independent noise (each refinement's
+    # offset cancels the noise of the centre it started from): weigh them by the
+    # inverse of their noise variances.
+    weights = np.array([1.0 / sd**2 for _, sd in estimates])
+    weights /= weights.sum()
+    mean = sum(w * c for w, (c, _) in zip(weights, estimates))
+    mean_error = noise_norm(1.0 / np.sqrt(sum(1.0 / sd**2 for _, sd in estimates)))
 
-    if radius is None:
-        sigma = sigma_for("centred radius", HISTOGRAM_SENSITIVITY)
-        radius, noisy = private_norm_quantile(rows.norm_histogram(first), _QUANTILE, sigma, rng)
-        accountant.spend("radius around the mean", sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
-        if radius is None:
-            radius = r0 + first_error
-            problems.append("the private histogram of the centred row norms is all noise")
+    if not public_radius:
+        found = centred_radius(mean, "final radius", "radius around the mean")
+        radius = reach if found is None else found
     radius = float(np.clip(radius, SMALLEST_RADIUS, LARGEST_RADIUS))
-
-    reach = min(radius + first_error, LARGEST_RADIUS)
-    sens = 2.0 * reach / n_units
-    sigma = sigma_for("centre", sens)
-    mean = first + rows.clipped_sum(reach, first) / n_units + sigma * rng.standard_normal(d)
-    accountant.spend("centre", sensitivity=sens, sigma=sigma)
-    if noise_norm(sigma) > radius:
+    if mean_error > radius:
         problems.append(
-            f"the private centre is uncertain by about {noise_norm(sigma):.3g}, more than the "
+            f"the private centre is uncertain by about {mean_error:.3g}, more than the "
             f"radius {radius:.3g} of the rows around it"
         )
 
-    second = rows.clipped_second_moment(mean, radius)
+    moment = rows.clipped_second_moment(mean, radius)
     sens = np.sqrt(2.0) * radius**2 / n_units
     sigma = sigma_for("covariance", sens)
     noise = np.triu(sigma * rng.standard_normal((d, d)))
-    cov = second / n_units + noise + np.triu(noise, 1).T
+    cov = moment / n_units + noise + np.triu(noise, 1).T
     accountant.spend("covariance", sensitivity=sens, sigma=sigma)
     w, v = np.linalg.eigh(cov)
     # Post-processing: eigenvalues below the noise's spectral norm (about
@@ -628,4 +668,4 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
             f"eigenvalue {float(w.max()):.3g})"
         )
     cov = (v * np.maximum(w, floor)) @ v.T
-    return PrivateMoments(mean, 0.5 * (cov + cov.T), radius, first, problems)
+    return PrivateMoments(mean, 0.5 * (cov + cov.T), radius, starts, problems)

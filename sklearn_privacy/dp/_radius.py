@@ -75,13 +75,14 @@ def noise_threshold(sigma):
     return float(sigma * norm.isf(_FALSE_BIN / N_BINS))
 
 
-def quantile_from_noisy_histogram(noisy, sigma, quantile):
+def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     """Upper edge of the bin where the kept counts reach ``quantile``, or None if none is kept.
 
     Kept: the run of bins that clear the threshold around the fullest bin,
     bridging single bins that do not (a factor 4 in norm). A bin of noise
     that clears the threshold far from the rows (one fit in twenty has one
-    somewhere among the 2099 bins) is not joined to them.
+    somewhere among the 2099 bins) is not joined to them. ``interpolate``:
+    the quantile inside its bin, log-linearly, instead of the bin's upper edge.
     """
     clear = noisy > noise_threshold(sigma)
     if not clear.any():
@@ -94,18 +95,27 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile):
     while high < N_BINS - 1 and bridged[high + 1]:
         high += 1
     kept = np.where(clear[low : high + 1], noisy[low : high + 1], 0.0)
-    b = low + int(np.searchsorted(np.cumsum(kept), quantile * kept.sum()))
-    return float(bin_edges()[min(b, N_BINS - 1)])
+    cumulative = np.cumsum(kept)
+    target = quantile * cumulative[-1]
+    i = int(np.searchsorted(cumulative, target))
+    b = min(low + i, N_BINS - 1)
+    upper = float(bin_edges()[b])
+    if not interpolate or b == 0:
+        return upper
+    # log-linear within the bin [upper / 2, upper): rows taken as spread evenly in log norm
+    before = cumulative[i - 1] if i > 0 else 0.0
+    share = (target - before) / kept[i] if kept[i] > 0 else 1.0
+    return float(np.clip(upper * 2.0 ** (np.clip(share, 0.0, 1.0) - 1.0), SMALLEST_RADIUS, upper))
 
 
-def private_norm_quantile(histogram, quantile, sigma, rng):
+def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False):
     """``(radius or None, noisy histogram)``: the histogram released with ``N(0, sigma^2)`` noise.
 
     ``histogram`` counts rows in units of the largest weight (sensitivity
     ``sqrt(2)``); the caller records the mechanism in its ledger.
     """
     noisy = np.asarray(histogram, dtype=float) + sigma * rng.standard_normal(N_BINS)
-    return quantile_from_noisy_histogram(noisy, sigma, quantile), noisy
+    return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate), noisy
 
 
 def mode_edge(noisy):

@@ -153,7 +153,7 @@ class GaussianDPMixin:
                 rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
             )
             # the published centres of the refinement and of the covariance (audits)
-            self._first_mean, self._moments_mean = fit.first_mean, fit.mean
+            self._refinement_starts, self._moments_mean = fit.starts, fit.mean
             if fit.problems and n_units >= needed:
                 self._warn_private_fit("; ".join(fit.problems), rows)
             return fit.mean, fit.covariance, fit.radius

@@ -204,12 +204,13 @@ def test_sample_weight_on_dask_equals_the_weighted_fit_in_memory():
 
 
 def test_passes_over_the_data():
-    """Private: histogram with bin sums, centred histogram, refined centre, second moment."""
+    """Private: histogram with bin sums; per refinement a centred histogram and a clipped sum;
+    the final centred histogram; the second moment. A public radius skips the histograms."""
     X, s, _ = _data()
     cases = [
-        (dict(fit_data="private"), None, 4),
-        (dict(fit_data="private", clip_radius=4.0), None, 3),
-        (dict(fit_data="private", clip_radius=4.0), s, 3),  # S is not read
+        (dict(fit_data="private"), None, 7),
+        (dict(fit_data="private", clip_radius=4.0), None, 4),
+        (dict(fit_data="private", clip_radius=4.0), s, 4),  # S is not read
         (dict(fit_data="public"), None, 2),
         (dict(fit_data="public", clip_radius=4.0), None, 1),
         (dict(fit_data="public", clip_radius=4.0), s, 2),  # + the symbols of S

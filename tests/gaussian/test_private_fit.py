@@ -1,0 +1,104 @@
+"""Private fits at ordinary sizes: one test per failure mode of the former estimators.
+
+Before (binary search of noisy counts on a 1e-30..1e30 grid, one centre clipped
+around the origin): median ``radius_`` 1e8 at n = 1000, epsilon = 1; with
+``clip_radius=3`` at n = 500 ``mean_`` off by 2e10; scales outside the grid gave
+garbage; GIB refused at 400 rows telling the user to raise beta.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import chi
+
+from sklearn_privacy.exceptions import PrivateFitWarning
+from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
+
+
+def _fit(X, **params):
+    """Fit with a seeded Generator (no PrivacyLeakWarning); return the model and its warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mech = L2CompressionDP(**params).fit(X)
+    return mech, [w for w in caught if issubclass(w.category, PrivateFitWarning)]
+
+
+@pytest.mark.parametrize("d", [3, 30])
+def test_the_private_radius_holds_at_ordinary_sizes(d):
+    q = chi.ppf(0.95, d)
+    within, unwarned = [], 0
+    for seed in range(30):
+        X = np.random.default_rng([d, seed]).normal(size=(1000, d))
+        mech, caught = _fit(X, epsilon=1.0, random_state=np.random.default_rng(seed))
+        within.append(q / 4 < mech.radius_ < 4 * q)
+        if not q / 10 < mech.radius_ < 10 * q and not caught:
+            unwarned += 1
+        assert np.linalg.norm(mech.mean_) < 3.0  # before: 1e8 and beyond
+    assert np.mean(within) >= 0.95  # before: about 0.3 (radius 1e8 median)
+    assert unwarned == 0
+
+
+def test_a_given_clip_radius_protects_the_centre():
+    for seed in range(20):
+        X = np.random.default_rng(seed).normal(size=(500, 3))
+        mech, _ = _fit(X, epsilon=1.0, clip_radius=3.0, random_state=np.random.default_rng(seed))
+        assert np.linalg.norm(mech.mean_) < 1.0  # before: 2e10
+        release = mech.transform(X)
+        assert np.mean(np.sum((release - X) ** 2, axis=1)) < 30.0  # before: 1e21
+        assert mech.radius_ == 3.0
+        assert [e.name for e in mech.accountant_.spends][:2] == ["radius of the rows", "mean"]
+
+
+def test_data_far_from_the_origin_is_centred_by_the_refinements():
+    X = np.random.default_rng(0).normal(size=(1000, 3)) + [100.0, -50.0, 20.0]
+    for seed in range(10):
+        mech, _ = _fit(X, epsilon=1.0, random_state=np.random.default_rng(seed))
+        assert np.linalg.norm(mech.mean_ - [100.0, -50.0, 20.0]) < 1.0
+        assert mech.radius_ < 4 * chi.ppf(0.95, 3)  # the spread, not the distance 113
+
+
+@pytest.mark.parametrize("scale", [1e35, 1e-60, 1e120])
+def test_scales_outside_the_former_grid(scale):
+    q = chi.ppf(0.95, 3)
+    X = np.random.default_rng(0).normal(size=(2000, 3))
+    for seed in range(5):
+        mech, caught = _fit(scale * X, epsilon=1.0, random_state=np.random.default_rng(seed))
+        assert q / 4 < mech.radius_ / scale < 4 * q
+        assert np.linalg.norm(mech.mean_ / scale) < 0.5
+        assert not caught
+
+
+def test_too_few_rows_for_the_budget_warn_before_the_rows_are_read():
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    _, caught = _fit(X, epsilon=1.0)
+    assert caught, "no PrivateFitWarning"
+    message = str(caught[0].message)
+    for words in ("n=60", "rows are needed", "clip_radius", "fit_epsilon", "fit_data='public'"):
+        assert words in message
+    # a public radius and a budget large enough: no warning
+    _, caught = _fit(
+        np.random.default_rng(0).normal(size=(5000, 3)),
+        epsilon=4.0,
+        clip_radius=4.0,
+    )
+    assert not caught
+
+
+def test_the_gib_refusal_names_the_private_covariance_as_the_cause():
+    refused = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        X = rng.normal(size=(400, 3))
+        y = X[:, 0] + 0.5 * rng.normal(size=400)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PrivateFitWarning)
+                GaussianIBTransformer(random_state=np.random.default_rng(seed)).fit(X, y)
+        except ValueError as exc:
+            refused += 1
+            message = str(exc)
+            assert "private estimate of the joint covariance" in message
+            assert "n=400" in message and "fit_epsilon=1.0" in message
+            assert "Choose a larger beta" not in message
+    assert refused < 20  # before: 35 of 40 refused
