@@ -85,6 +85,11 @@ def current_fit(d, n, eps, seed):
     )
 
 
+def within_factor(radii, truth, factor):
+    """Share of the radii within ``factor`` of ``truth``."""
+    return float(np.mean((radii < factor * truth) & (radii > truth / factor)))
+
+
 def summary(values):
     values = np.asarray(values, dtype=float)
     return float(np.median(values)), float(np.max(values))
@@ -124,14 +129,9 @@ def part_synthetic(seeds, baseline_root):
                         out.append((prior, np.linalg.norm(mean), np.linalg.norm(cov - np.eye(d))))
                 cur, bas, ag, cp = (np.asarray(v, dtype=float) for v in (cur, bas, ag, cp))
 
-                def within(r):
-                    return float(np.mean((r < 4 * q) & (r > q / 4)))
-
                 row = {"d": d, "n": n, "epsilon": eps, "seeds": seeds}
-                row["within4_current"], row["within4_baseline"] = (
-                    within(cur[:, 0]),
-                    within(bas[:, 0]),
-                )
+                row["within4_current"] = within_factor(cur[:, 0], q, 4.0)
+                row["within4_baseline"] = within_factor(bas[:, 0], q, 4.0)
                 for name, values in (("current", cur), ("baseline", bas), ("AG", ag), ("CP", cp)):
                     row[f"mean_median_{name}"], row[f"mean_worst_{name}"] = summary(values[:, 1])
                     row[f"cov_median_{name}"], row[f"cov_worst_{name}"] = summary(values[:, 2])
