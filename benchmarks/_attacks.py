@@ -141,13 +141,13 @@ def pickle_replay(n=4000):
     return len(states), residual_ratio(mech, secret, T_secret, known, T_known)
 
 
-def private_pickle_states(n=500):
+def private_pickle_states(n=2000):
     """Random states reachable from a privately fitted model (default parameters)."""
     from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
 
     X = np.random.default_rng(0).normal(size=(n, 3))
     l2 = L2CompressionDP().fit(X)
-    gib = GaussianIBTransformer(beta=50.0).fit(X, (X[:, 0] > 0).astype(int))
+    gib = GaussianIBTransformer(beta=1e4, fit_epsilon=50.0).fit(X, (X[:, 0] > 0).astype(int))
     return len(noise_state_objects(l2)) + len(noise_state_objects(gib))
 
 
