@@ -10,6 +10,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_privacy.information import entropy_from_samples
 from sklearn_privacy.metrics import adversary_accuracy_score, is_discrete_release, leakage_score
+from sklearn_privacy.metrics._leakage import _copula
 
 
 def test_plugin_matches_mutual_info_score():
@@ -35,7 +36,12 @@ def test_knn_matches_sklearn_in_one_dimension(seed):
     s = rng.integers(0, 3, 400)
     t = s + rng.normal(size=400)
     ours = leakage_score(s, t.reshape(-1, 1), estimator="knn", n_neighbors=3)
-    assert ours == pytest.approx(_compute_mi_cd(t, s, n_neighbors=3), abs=1e-12)
+    # the estimate reads the column's empirical copula (ranks / n): scikit-learn's
+    # estimator on the same transform
+    copula = _copula(t.reshape(-1, 1)).ravel()
+    assert ours == pytest.approx(_compute_mi_cd(copula, s, n_neighbors=3), abs=1e-12)
+    # and the copula changes the estimate by little on a Gaussian mixture
+    assert ours == pytest.approx(_compute_mi_cd(t, s, n_neighbors=3), abs=0.03)
 
 
 def test_knn_and_gaussian_converge_to_the_truth_in_two_dimensions():
@@ -236,8 +242,9 @@ def test_knn_counts_repeated_rows_by_the_chain_rule():
     t = np.where(atom, np.where(s == 1, 1.0, 0.0), s + rng.normal(size=N))
     single = ~atom
     _, atoms = np.unique(np.where(atom, t, -1.0), return_inverse=True)
+    copula = _copula(t[single].reshape(-1, 1)).ravel()
     expected = mutual_info_score(s, atoms) + single.mean() * _compute_mi_cd(
-        t[single], s[single], n_neighbors=3
+        copula, s[single], n_neighbors=3
     )
     assert leakage_score(s, t, estimator="knn") == pytest.approx(expected, abs=1e-12)
     # a release whose rows all repeat: the plug-in estimate
@@ -283,3 +290,92 @@ def test_nan_in_float_s_and_missing_values_in_the_release():
         leakage_score([0.0, np.nan, 1.0, 1.0], [0, 1, 2, 3])
     with pytest.raises(ValueError, match="release contains missing values"):
         leakage_score([0, 1, 0, 1], np.array(["a", None, "b", "b"], dtype=object))
+
+
+def _disguised_give_aways(rng, s):
+    """Releases that determine S, disguised as the leakage issue found them."""
+    x = rng.normal(size=s.size)
+    outlier = np.c_[x, s + 0.01 * rng.normal(size=s.size)]
+    outlier[0, 1] = 1e7
+    tiny = np.c_[x, 1e-3 * s]
+    tiny[0, 1] = 1e9
+    give_away = s + 0.3 * rng.normal(size=s.size)
+    return {
+        "give-away column with one 1e7 cell": outlier,
+        "1e-3 S with one 1e9 cell": tiny,
+        "S + 0.05 x": s + 0.05 * x,
+        "exp of a give-away column": np.c_[x, np.exp(5 * give_away)],
+        "cube of a give-away column, scaled by 1e-200": np.c_[x, 1e-200 * give_away**3],
+    }
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_auto_sees_disguised_give_away_columns(seed):
+    """Before: 0.000 for the first two (one outlier inflated the column's standard deviation)."""
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 2, 2000)
+    h_s = entropy_from_samples(s)
+    base = leakage_score(s, np.c_[rng.normal(size=2000), s + 0.3 * rng.normal(size=2000)])
+    for name, release in _disguised_give_aways(rng, s).items():
+        value = leakage_score(s, release)
+        if "give-away column," in name or "of a give-away" in name:
+            assert value == pytest.approx(base, abs=0.05), name  # monotone maps change nothing
+        else:
+            assert value >= 0.9 * h_s, (name, value)
+        assert value <= h_s + 1e-12, name
+
+
+def test_monotone_maps_of_a_column_leave_the_knn_estimate_unchanged():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 3, 1500)
+    release = np.c_[rng.normal(size=1500), s + rng.normal(size=1500)]
+    value = leakage_score(s, release, estimator="knn")
+    for mapped in (
+        np.c_[np.exp(release[:, 0]), release[:, 1] ** 3],
+        np.c_[1e-250 * release[:, 0], 1e250 * np.arctan(release[:, 1])],
+    ):
+        assert leakage_score(s, mapped, estimator="knn") == pytest.approx(value, abs=1e-12)
+
+
+@pytest.mark.parametrize("estimator", ["auto", "plugin", "miller_madow", "gaussian", "knn"])
+def test_no_estimate_exceeds_the_entropy_of_a_discrete_s(estimator):
+    """Before: the Gaussian estimate gave 13.47 nats for T = S and 9.50 for a 50-valued S."""
+    rng = np.random.default_rng(0)
+    for n_values in (2, 50):
+        s = rng.integers(0, n_values, 2000)
+        h_s = entropy_from_samples(s)
+        for release in (s.astype(float), s + 1e-3 * rng.normal(size=2000)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                value = leakage_score(s, release.reshape(-1, 1), estimator=estimator)
+            assert value <= h_s + 1e-12, (n_values, value, h_s)
+            assert value >= 0.9 * h_s, (n_values, value, h_s)
+
+
+def test_gaussian_estimate_of_a_discrete_s_is_the_lda_model_information():
+    # two classes at +-a in 1-D, unit variance: I = H(S) - E[H(S | T)] by quadrature
+    rng = np.random.default_rng(0)
+    n, a = 20000, 0.8
+    s = rng.integers(0, 2, n)
+    t = np.where(s == 1, a, -a) + rng.normal(size=n)
+    x = np.linspace(-12, 12, 48001)
+    phi = lambda m: np.exp(-((x - m) ** 2) / 2) / np.sqrt(2 * np.pi)  # noqa: E731
+    mix = 0.5 * phi(a) + 0.5 * phi(-a)
+    truth = -np.trapezoid(mix * np.log(mix), x) - 0.5 * np.log(2 * np.pi * np.e)
+    value = leakage_score(s, t.reshape(-1, 1), estimator="gaussian")
+    assert value == pytest.approx(truth, abs=0.01)
+    # a constant release: nothing
+    assert leakage_score(s, np.ones((n, 2)), estimator="gaussian") == pytest.approx(0, abs=1e-9)
+
+
+def test_codes_no_sample_estimator_sees_are_documented_limits():
+    """The numbers quoted in leakage_score's Notes."""
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 2000)
+    x = rng.random(2000)
+    tenth = np.round(x, 3) + 1e-10 * s
+    wave = x + 1e-3 * np.sign(np.sin(2e4 * x)) * (2 * s - 1)
+    mantissa = ((x.view(np.int64) & ~1) | s).view(np.float64)
+    assert leakage_score(s, tenth.reshape(-1, 1)) == pytest.approx(0.44, abs=0.01)
+    assert leakage_score(s, wave.reshape(-1, 1)) == pytest.approx(0.0, abs=0.01)
+    assert leakage_score(s, mantissa.reshape(-1, 1)) == pytest.approx(0.0, abs=0.01)
