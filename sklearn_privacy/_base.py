@@ -81,7 +81,9 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
     holds a random state: its pickles and copies cannot replay or predict its
     noise, and never share it.
 
-    and optionally ``_distortion(self, X, Xt)`` (the mean distortion between
+    and optionally ``_release_distribution(self, X, S)`` (the probability of each
+    release value for each row, for a finite output alphabet: exact leakage),
+    ``_distortion(self, X, Xt)`` (the mean distortion between
     released columns and their release, used by the distortion scorer) and
     ``get_feature_names_out`` when the release does not keep the input columns.
 
@@ -376,6 +378,16 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
 
     def _release(self, X, S, rng):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _release_distribution(self, X, S):
+        """``P(release = u | row)`` for each row, when the release takes finitely many values.
+
+        A mechanism with a finite output alphabet returns an array of shape
+        ``(n_rows, n_outputs)`` whose rows sum to 1 (its leakage on the rows is
+        then computed exactly, without sampling the release); others return
+        None.
+        """
+        return None
 
     def _distortion(self, X, Xt):
         """Mean squared distortion ``E ||x - t||^2`` when the release keeps the columns."""

@@ -339,6 +339,13 @@ default="hamming"
             rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
         return self.output_records_[self._sample(rows, rng)]
 
+    def _release_distribution(self, X, S):
+        """``P(U = u | row)``: the rows of ``mapping_`` the rows select (exact leakage)."""
+        rows = self._x_alphabet.encode(X)
+        if self.observation == "full":
+            rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
+        return self.mapping_.reshape(-1, self.mapping_.shape[-1])[rows]
+
     def _distortion(self, X, Xt):
         """Mean distortion ``d(y, u)`` between released rows and their release."""
         y_codes = self._x_alphabet.encode(X, handle_unknown="nearest")

@@ -180,6 +180,18 @@ class _MergeMechanism(BaseMechanism):
         position = np.minimum(position, self._sample_cum.size - 1)
         return self.alphabet_.decode(self._sample_order[position])
 
+    def _release_distribution(self, X, S):
+        """The merged symbol of each row, one-hot (exact leakage).
+
+        Every output (the symbol, its one-hot code, or a record drawn from its
+        cluster: records of different clusters differ) carries exactly the
+        information of the merged symbol about S.
+        """
+        clusters = self.mapping_[self.alphabet_.encode(X)]
+        out = np.zeros((clusters.size, self.n_clusters_))
+        out[np.arange(clusters.size), clusters] = 1.0
+        return out
+
     def get_feature_names_out(self, input_features=None):
         """Names of the released features.
 

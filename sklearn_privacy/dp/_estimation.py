@@ -21,7 +21,6 @@ from sklearn_privacy.dp._radius import (
     LARGEST_RADIUS,
     SMALLEST_RADIUS,
     log2_histogram,
-    mode_edge,
     private_norm_quantile,
     rows_needed,
 )
@@ -531,7 +530,10 @@ class PrivateMoments:
 
     ``starts`` are the centres each refinement clipped around (published as
     DP estimates too; audits read them); ``problems`` says, in words, which
-    estimate is unreliable (empty when all are sound).
+    estimate is unreliable (empty when all are sound). ``failed``: the noisy
+    histogram of the row norms showed no scale at all, so nothing else was
+    estimated (the mean is zero, the covariance the identity, the radius 1:
+    placeholders that a mechanism must not release from).
     """
 
     mean: np.ndarray
@@ -539,6 +541,7 @@ class PrivateMoments:
     radius: float
     starts: list
     problems: list = field(default_factory=list)
+    failed: bool = False
 
 
 def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius=None):
@@ -558,6 +561,9 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
        origin. With a public ``radius`` the histograms are skipped and the rows
        are clipped to ``radius + e`` around ``c`` (``e`` a bound on the noise of
        ``c``, public since it follows from the noise scale);
+    (When the first histogram shows no scale at all, the estimation stops
+    there: see ``PrivateMoments.failed``.)
+
     4. the centre is every estimate weighed by the inverse of its noise
        variance (post-processing): data far from the origin keeps the refined
        ones, data around it gets the whole budget of the centres;
@@ -609,8 +615,13 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     r0, noisy = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng)
     accountant.spend("radius of the rows", sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
     if r0 is None:
-        r0 = mode_edge(noisy)
-        problems.append("the private histogram of the row norms is all noise")
+        # No scale can be read: any radius would be a guess, and a guess of 1e150
+        # releases noise of that size. Stop: the mechanism releases nothing.
+        problems.append(
+            "the private histogram of the row norms is all noise (no scale of the rows "
+            "could be read), so nothing is released"
+        )
+        return PrivateMoments(np.zeros(d), np.eye(d), 1.0, [], problems, failed=True)
 
     sens = 2.0 * r0 / n_units
     sigma = sigma_for("mean", sens)

@@ -6,7 +6,7 @@ so no scale is out of range. The whole histogram is one Gaussian mechanism:
 replacing a row moves one unit of count from one bin to another, an L2
 sensitivity of ``sqrt(2)`` (weights counted in units of the largest). Bins whose
 noisy count does not clear the largest noise of an empty bin (a threshold of
-``Phi^-1(1 - 0.05 / 2099) = 4.06`` noise deviations) are treated as empty;
+``Phi^-1(1 - 0.001 / 2099) = 4.90`` noise deviations) are treated as empty;
 the quantile is read from the cumulative count of the run of clear bins around
 the fullest one, so the noise of the empty bins never adds up and a stray bin
 of noise far from the rows is ignored; a radius is the upper edge of a bin
@@ -39,8 +39,9 @@ __all__ = [
 _OFFSET = 1074  # frexp's exponent of the smallest subnormal is -1073
 N_BINS = 1024 + _OFFSET + 1
 HISTOGRAM_SENSITIVITY = float(np.sqrt(2.0))
-# Chance that some empty bin clears the threshold.
-_FALSE_BIN = 0.05
+# Chance that some empty bin clears the threshold. Small: when the rows' own bins do
+# not clear it, a bin of noise that does would set a radius of any size.
+_FALSE_BIN = 0.001
 
 
 def log2_bins(norms):
@@ -71,7 +72,7 @@ def log2_histogram(norms, weights=None):
 
 
 def noise_threshold(sigma):
-    """Noisy count above which a bin is taken to hold rows: 4.06 sigma."""
+    """Noisy count above which a bin is taken to hold rows: 4.90 sigma."""
     return float(sigma * norm.isf(_FALSE_BIN / N_BINS))
 
 
@@ -80,8 +81,8 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
 
     Kept: the run of bins that clear the threshold around the fullest bin,
     bridging single bins that do not (a factor 4 in norm). A bin of noise
-    that clears the threshold far from the rows (one fit in twenty has one
-    somewhere among the 2099 bins) is not joined to them. ``interpolate``:
+    that clears the threshold far from the rows (one histogram in a thousand
+    has one somewhere among the 2099 bins) is not joined to them. ``interpolate``:
     the quantile inside its bin, log-linearly, instead of the bin's upper edge.
     """
     clear = noisy > noise_threshold(sigma)

@@ -304,6 +304,13 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
             None,
             public_radius=False,
         )
+        if self._estimates_failed:
+            raise ValueError(
+                f"GaussianIBTransformer: the private histogram of the row norms (n="
+                f"{rows.total_weight:.6g} rows) showed no scale of the data at all: nothing "
+                "can be estimated at this budget. Remedies: raise fit_epsilon, fit on more "
+                "rows, or fit on public rows with fit_data='public'."
+            )
         self.mean_ = mean[:d]
         if self.clip_radius is not None:
             radius = float(self.clip_radius)

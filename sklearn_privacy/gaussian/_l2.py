@@ -113,7 +113,8 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
     covariance_ : ndarray of shape (n_features, n_features)
         Covariance the mechanism was designed for.
     radius_ : float
-        Clipping radius used.
+        Clipping radius used (NaN when a private fit could read no scale of
+        the rows: the release is then the constant 0, with a warning).
     sensitivity_ : float
         Mahalanobis sensitivity of one release, ``2 R max_i a_i / sqrt(lambda_i)``.
     rate_ : float
@@ -252,7 +253,11 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                 if self.fit_data == "private"
                 else "X has zero variance in every direction: nothing can be released."
             )
-        if self.beta is not None:
+        if self._estimates_failed:
+            # no scale of the rows could be read privately: release nothing (the fit
+            # warned with the cause and the remedies)
+            beta, excess = 1.0 / s_max, np.full(s.shape, -1.0)
+        elif self.beta is not None:
             beta = float(self.beta)
             if beta * s_max <= 1.0:
                 raise ValueError(
@@ -281,6 +286,15 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         self.distortion_measure_ = "squared-error"
         knob = self.get_tradeoff_knob().name
         if self.n_components_ == 0:
+            if self._estimates_failed:
+                # nothing was estimated: say so in the attributes (the release is 0)
+                self.radius_ = float("nan")
+                self.covariance_ = np.full_like(self.covariance_, np.nan)
+                self.distortion_ = float("nan")  # the data's variance is unknown
+                self._set_guarantee(0.0)
+                self.epsilon_exponential_ = 0.0
+                self.leakage_ = self.rate_
+                return
             warnings.warn(
                 "L2CompressionDP pruned every component (beta s_i <= 1 for all of them, "
                 "or the budget is so small that the signal underflows): the release is the "
@@ -320,6 +334,9 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
 
     def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)
+        if self.n_components_ == 0:  # the constant centre
+            self._record_release()
+            return np.repeat(self.mean_[None, :], X.shape[0], axis=0)
         Xc = _clip_to_ball(X, self.radius_, self.mean_)
         coef = Xc @ self.components_.T
         coef *= self.scale_

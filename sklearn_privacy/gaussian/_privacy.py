@@ -154,9 +154,11 @@ class GaussianDPMixin:
             )
             # the published centres of the refinement and of the covariance (audits)
             self._refinement_starts, self._moments_mean = fit.starts, fit.mean
-            if fit.problems and n_units >= needed:
+            self._estimates_failed = fit.failed
+            if fit.problems and (n_units >= needed or fit.failed):
                 self._warn_private_fit("; ".join(fit.problems), rows)
             return fit.mean, fit.covariance, fit.radius
+        self._estimates_failed = False
         mean, cov = rows.moments()
         if radius is None and public_radius:
             radius = rows.max_norm(mean)

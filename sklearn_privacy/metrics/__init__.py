@@ -7,6 +7,7 @@ from sklearn_privacy.metrics._leakage import (
     leakage_score,
 )
 from sklearn_privacy.metrics._scorers import (
+    exact_leakage_score,
     find_mechanism,
     make_adversary_scorer,
     make_distortion_scorer,
@@ -15,6 +16,7 @@ from sklearn_privacy.metrics._scorers import (
 
 __all__ = [
     "adversary_accuracy_score",
+    "exact_leakage_score",
     "find_mechanism",
     "inference_threat_bound",
     "is_discrete_release",

@@ -92,7 +92,7 @@ def actual_mu(mech, Z, Zp, w=None, releases=1):
     # singular direction of the whitened map), computed from the map itself
     W = _release_map(mech)
     top = np.linalg.svd(W, compute_uv=False)[0] if W.size else 0.0
-    mus.extend([2.0 * mech.radius_ * float(top)] * releases)
+    mus.extend([2.0 * mech.radius_ * float(top) if W.size else 0.0] * releases)
     return float(np.sqrt(np.sum(np.square(mus))))
 
 
@@ -205,7 +205,10 @@ def test_exact_delta_of_everything_published_is_at_most_delta(seed):
         mech.fit(fit_X, fit_y, sample_weight=fit_w, **({"sensitive": fit_s} if funnel else {}))
     except ValueError as exc:
         # beta under the private estimate's critical value: refused, nothing released
-        assert "critical" in str(exc) or "private estimate of the joint" in str(exc), exc
+        assert any(
+            words in str(exc)
+            for words in ("critical", "private estimate of the joint", "showed no scale")
+        ), exc
         pytest.skip(f"refused: {exc}")
     Z = _joint_rows(mech, X, y, s)
     Zp = _neighbours(rng, Z, scale) if mech.fit_data == "private" else Z
@@ -330,14 +333,13 @@ def test_integer_seed_warns_on_dp_mechanisms_only():
 def test_fit_time_estimates_and_release_noise_are_independent():
     """Over many integer seeds, the DP mean's noise and the release noise are uncorrelated."""
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(400, 1))
+    X = rng.normal(size=(2000, 1))
     mean_noise, release_noise = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyLeakWarning)
         for seed in range(300):
             mech = L2CompressionDP(epsilon=2.0, clip_radius=3.0, random_state=seed).fit(X)
-            r0 = mech.accountant_.spends[1].sensitivity * X.shape[0] / 2
-            mean_noise.append(mech._moments_mean[0] - _clip(X, r0).mean(axis=0)[0])
+            mean_noise.append(mech.mean_[0] - X.mean())
             T = mech.transform(X[:1])
             release_noise.append(
                 ((T - mech.mean_) @ mech.components_.T - _component_coordinates(mech, X[:1]))[0, 0]

@@ -1,0 +1,97 @@
+"""Exact leakage of mechanisms with a finite release: no sampling, no estimator bias."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import entropy
+from sklearn.metrics import mutual_info_score
+from sklearn.model_selection import KFold, cross_validate
+
+from sklearn_privacy import (
+    ConvexPrivacyMapping,
+    GaussianIBTransformer,
+    PrivacyFunnelTransformer,
+    SubmodularFunnel,
+)
+from sklearn_privacy.metrics import exact_leakage_score, leakage_score, make_leakage_scorer
+
+
+def _data(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 2, n)
+    a = (s + rng.integers(0, 2, n) * (rng.random(n) < 0.4)) % 3
+    b = rng.integers(0, 3, n) + s * (rng.random(n) < 0.3)
+    return pd.DataFrame({"s": s, "a": a, "b": b})
+
+
+def _closed_form(mech, frame):
+    """I(S; U) from the fold's counts of (s, record) and the mapping's rows, by hand."""
+    records = {tuple(r): i for i, r in enumerate(mech.input_records_.tolist())}
+    joint = np.zeros((2, mech.mapping_.shape[1]))
+    for (s, a, b), count in frame.value_counts(["s", "a", "b"]).items():
+        joint[s] += count * mech.mapping_[records[(a, b)]]
+    joint /= joint.sum()
+    return entropy(joint.sum(axis=1)) + entropy(joint.sum(axis=0)) - entropy(joint.ravel())
+
+
+def test_exact_leakage_of_the_convex_mapping_is_the_closed_form():
+    frame = _data()
+    train, test = frame.iloc[:2000], frame.iloc[2000:]
+    mech = ConvexPrivacyMapping(0.3, sensitive=["s"]).fit(train)
+    assert exact_leakage_score(mech, test) == pytest.approx(_closed_form(mech, test), abs=1e-12)
+    # on the fit rows it is the fitted leakage
+    assert exact_leakage_score(mech, train) == pytest.approx(mech.leakage_, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "make", [PrivacyFunnelTransformer, SubmodularFunnel], ids=["greedy", "submodular"]
+)
+@pytest.mark.parametrize("output", ["symbol", "sample"])
+def test_exact_leakage_of_a_merge_is_that_of_its_merged_symbol(make, output):
+    frame = _data()
+    mech = make(sensitive=["s"], output=output, random_state=np.random.default_rng(0)).fit(frame)
+    symbols = mech.mapping_[mech.alphabet_.encode(frame[["a", "b"]].to_numpy())]
+    expected = mutual_info_score(frame["s"], symbols)
+    assert exact_leakage_score(mech, frame) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_scorer_uses_the_exact_leakage_where_it_can():
+    frame = _data()
+    mech = ConvexPrivacyMapping(0.3, sensitive=["s"]).fit(frame.iloc[:2000])
+    test = frame.iloc[2000:]
+    exact = exact_leakage_score(mech, test)
+    assert -make_leakage_scorer()(mech, test) == pytest.approx(exact, abs=1e-15)
+    assert -make_leakage_scorer(estimator="exact")(mech, test) == pytest.approx(exact, abs=1e-15)
+    # a sampled release estimated with the plug-in is biased upwards
+    sampled = -make_leakage_scorer(estimator="plugin")(mech, test)
+    assert sampled != exact
+    # a Gaussian mechanism has no finite release: "exact" says so, "auto" estimates
+    X = np.random.default_rng(0).normal(size=(500, 3))
+    X[:, 2] = X[:, 1] + np.random.default_rng(1).normal(size=500) > 0  # a binary S
+    gib = GaussianIBTransformer(beta=50.0, fit_data="public", sensitive=[2]).fit(X, X[:, 0])
+    with pytest.raises(ValueError, match="does not release finitely many values"):
+        make_leakage_scorer(estimator="exact")(gib, X)
+    assert -make_leakage_scorer()(gib, X) == pytest.approx(
+        leakage_score(X[:, 2:], gib.transform(X)), abs=0.1
+    )
+
+
+def test_exact_leakage_removes_the_sampling_bias_of_a_search(data_home):
+    """On Adult (S = sex), test folds report the convex mapping's fitted leakage."""
+    from sklearn_privacy.datasets import fetch_adult
+
+    adult = fetch_adult(data_home=data_home, discretize=True, as_frame=True)
+    X = adult.frame[["age", "education", "relationship", "sex"]].astype(str)
+    mech = ConvexPrivacyMapping(0.5, sensitive=["sex"], handle_unknown="nearest")
+    cv = KFold(5, shuffle=True, random_state=0)
+    scores = cross_validate(
+        mech,
+        X,
+        cv=cv,
+        scoring={"exact": make_leakage_scorer(), "plugin": make_leakage_scorer(estimator="plugin")},
+        return_estimator=True,
+    )
+    fitted = np.mean([m.leakage_ for m in scores["estimator"]])
+    assert -scores["test_exact"].mean() == pytest.approx(fitted, abs=0.002)
+    # the plug-in estimate of one sampled release of the fold is biased upwards
+    assert -scores["test_plugin"].mean() > -scores["test_exact"].mean()
