@@ -29,7 +29,6 @@ __all__ = [
     "bin_edges",
     "log2_bins",
     "log2_histogram",
-    "mode_edge",
     "noise_threshold",
     "private_norm_quantile",
     "quantile_from_noisy_histogram",
@@ -117,11 +116,6 @@ def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False):
     """
     noisy = np.asarray(histogram, dtype=float) + sigma * rng.standard_normal(N_BINS)
     return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate), noisy
-
-
-def mode_edge(noisy):
-    """Upper edge of the bin of the largest noisy count (a fallback radius)."""
-    return float(bin_edges()[int(np.argmax(noisy))])
 
 
 def rows_needed(sigma, share=0.5):
