@@ -402,6 +402,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
 
     # ----------------------------------------------------------- validation
     def _validate_X(self, X, *, reset):
+        _check_frame_columns(X, numeric=not self._categorical_input, sensitive=self.sensitive)
         kwargs = {}
         if self._categorical_input:
             # missing and infinite cells are checked below, naming the column (scikit-learn's
@@ -533,3 +534,43 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
             tags.input_tags.categorical = True
             tags.input_tags.string = True
         return tags
+
+
+def _check_frame_columns(X, *, numeric, sensitive):
+    """Clear errors for a DataFrame's duplicate column names and for columns of the wrong kind.
+
+    Duplicate names make a named S or a feature name ambiguous; a numeric
+    mechanism cannot release datetime, timedelta or complex columns (it would
+    fail deep inside NumPy); S columns may hold anything.
+    """
+    columns = getattr(X, "columns", None)
+    if columns is None or not hasattr(X, "dtypes"):
+        return
+    names = [str(c) for c in columns]
+    repeated = sorted({c for c in names if names.count(c) > 1})
+    if repeated:
+        raise ValueError(
+            f"X has duplicate column names {repeated}: every column needs its own name "
+            "(rename them, e.g. X.columns = [...])."
+        )
+    if not numeric:
+        return
+    s_names = set()
+    if sensitive is not None:
+        items = list(sensitive) if _is_arraylike_not_scalar(sensitive) else [sensitive]
+        s_names = {str(item) for item in items if isinstance(item, str)}
+        s_names |= {
+            names[i] for i in items if isinstance(i, Integral) and -len(names) <= i < len(names)
+        }
+    for name, dtype in zip(names, X.dtypes):
+        kind = getattr(dtype, "kind", "O")
+        if name not in s_names and kind in "mMc":
+            what, remedy = {
+                "m": ("timedeltas", "convert it to seconds"),
+                "M": ("datetimes", "convert it to numbers, e.g. seconds since a date"),
+                "c": ("complex numbers", "split it into its real and imaginary parts"),
+            }[kind]
+            raise ValueError(
+                f"column {name!r} of X holds {what}, which this mechanism cannot release as "
+                f"numbers: {remedy}, or drop it."
+            )

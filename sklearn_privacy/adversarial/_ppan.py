@@ -22,11 +22,27 @@ _RELEASES = {"auto", "categorical", "gaussian", "mixture", "universal"}
 _DISTORTIONS = {"auto", "hamming", "squared", "cross_entropy", "mutual_information"}
 
 
+# Largest input the float32 networks take: its square (a distortion) stays finite.
+_FLOAT32_SAFE = 1e18
+
+
 def _resolve_device(device):
     import torch
 
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, TypeError) as exc:
+        raise ValueError(
+            f"device={device!r} is not a torch device ({exc}). Use 'cpu', 'cuda', "
+            "'cuda:N' or 'auto'."
+        ) from None
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(
+            f"device={device!r} asks for Apple's MPS, which this torch {torch.__version__} "
+            "cannot use here. Use device='cpu' or device='auto'."
+        )
     if str(device).startswith("cuda") and not torch.cuda.is_available():
         raise ValueError(
             f"device={device!r} asks for CUDA, but torch finds no CUDA device "
@@ -460,6 +476,14 @@ class PPANTransformer(BaseMechanism):
         self.distortion_measure_ = distortion
 
     def _check_images(self, X):
+        """Refuse values the networks cannot represent; pixels for cross-entropy."""
+        largest = float(np.abs(X).max()) if X.size else 0.0
+        if largest > _FLOAT32_SAFE:
+            raise ValueError(
+                f"X holds values of size {largest:.3g}; the networks compute in float32 "
+                f"(standardised rows, squared distortions), which holds nothing beyond "
+                f"{_FLOAT32_SAFE:.0e} safely: rescale X by a public constant, or clip it."
+            )
         if self.distortion_measure_ == "cross_entropy" and (X.min() < 0 or X.max() > 1):
             raise ValueError(
                 "distortion='cross_entropy' treats every column as a pixel in [0, 1]; X "

@@ -172,6 +172,12 @@ class CategoricalAlphabet:
             try:
                 categories, codes = np.unique(column, return_inverse=True)
             except TypeError as exc:
+                if any(isinstance(v, (complex, np.complexfloating)) for v in column[:1000]):
+                    raise TypeError(
+                        f"{self._column_name(k)} of {self.name} holds complex numbers, which "
+                        "have no order and are not categories: split them into two real "
+                        "columns, or convert them to strings."
+                    ) from None
                 raise TypeError(
                     f"{self._column_name(k)} of {self.name} mixes types that cannot be "
                     f"ordered ({exc}); give each column one type (e.g. all strings)."

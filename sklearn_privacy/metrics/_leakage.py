@@ -356,6 +356,12 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
         )
     if estimator == "auto":
         estimator = "plugin" if is_discrete_release(release) else "knn"
+    if estimator in ("knn", "gaussian") and release.dtype.kind not in "biufc":
+        raise ValueError(
+            f"estimator={estimator!r} reads the release as numbers, but it holds "
+            f"{release.dtype.kind == 'U' and 'strings' or 'objects'}: use estimator='plugin' "
+            "(or 'auto'), which counts the release's symbols."
+        )
     if estimator in ("plugin", "miller_madow"):
         value = mutual_information_from_samples(sensitive, release, method=estimator)
         return min(value, _entropy_bound(sensitive))

@@ -78,7 +78,7 @@ def find_mechanism(estimator, X=None):
     """
     if isinstance(estimator, BaseMechanism):
         return estimator, X
-    if isinstance(estimator, Pipeline):
+    if isinstance(estimator, Pipeline) and _holds_mechanism(estimator):
         for _, step in estimator.steps:
             if step is None or step == "passthrough":
                 continue

@@ -166,10 +166,13 @@ def release_by_partition(mechanism, X):
             return pd.DataFrame({name: pd.Series(dtype=float) for name in names})
         return pd.DataFrame(release(part, seed), columns=names, index=part.index)
 
-    sample = np.asarray(
-        mechanism._release(*mechanism._split_for_release(X.head(1)), np.random.default_rng(0))
-    )
-    meta = pd.DataFrame({name: pd.Series(dtype=sample.dtype) for name in names})
+    # the dtype of the release, from the first row of any partition (the first may be empty)
+    first = head_rows(X, 1)
+    dtype = float
+    if len(first):
+        sample = mechanism._release(*mechanism._split_for_release(first), np.random.default_rng(0))
+        dtype = np.asarray(sample).dtype
+    meta = pd.DataFrame({name: pd.Series(dtype=dtype) for name in names})
     parts = [
         dask.delayed(partition, pure=False)(part, seed) for part, seed in zip(X.to_delayed(), seeds)
     ]

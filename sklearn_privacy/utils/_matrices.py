@@ -66,7 +66,8 @@ def check_psd_matrix(matrix, name, *, positive_definite=False, rtol=1e-10):
         )
     if positive_definite and eig.min() <= tol:
         raise ValueError(
-            f"{name} is singular (smallest eigenvalue {eig.min():.3g}); it must be positive "
-            "definite. Drop constant or collinear columns, or add a small ridge."
+            f"{name} is singular or too ill-conditioned for float64 (smallest eigenvalue "
+            f"{eig.min():.3g}, largest {eig.max():.3g}); it must be positive definite. Drop "
+            "constant or collinear columns, or add a small ridge."
         )
     return m
