@@ -8,6 +8,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import (
     entropy,
     gaussian_entropy,
@@ -163,12 +164,19 @@ class PPANTransformer(BaseMechanism):
     leakage_ : float
         ``I(S; Z)`` on the fit data, nats. Finite release and discrete S: exact
         for the empirical distribution and the learned ``P(Z | W)``;
-        otherwise the adversary's variational bound ``H(S) + E log Q(S|Z)``
-        (``h(S)`` of the Gaussian with S's covariance for a continuous S),
-        clipped at 0.
+        a continuous release: the larger of the adversary's variational bound
+        ``H(S) + E log Q(S|Z)`` (``h(S)`` of the Gaussian with S's covariance
+        for a continuous S) and ``fresh_leakage_``, at least 0; a finite
+        release with a continuous S: the bound, clipped at 0.
     adversary_leakage_ : float
         The adversary's variational bound ``H(S) + E log Q(S|Z)`` on the fit
         data, nats (may be negative when the adversary is poor).
+    fresh_leakage_ : float
+        For a continuous release: a fresh estimate of ``I(S; Z)`` from the fit
+        rows' release (:func:`~sklearn_privacy.metrics.leakage_score`, kNN for
+        a discrete S, Gaussian for a continuous one), independent of the
+        co-trained adversary; ``leakage_`` is the larger of the two, and a
+        bound far below this warns. Absent for a finite release.
     disclosure_ : float
         ``I(X; Z)`` on the fit data, nats: exact for a finite release and
         observation, else the Gaussian estimate from the covariance of (X, Z).
@@ -712,6 +720,35 @@ class PPANTransformer(BaseMechanism):
                 )
                 return
 
+    def _leakage_from_a_fresh_estimate(self, release, s):
+        """``leakage_`` of a continuous release: the larger of the co-trained bound and a fresh one.
+
+        The co-trained adversary's bound is only as good as that adversary: an
+        undertrained one reads 0 while a fresh estimate of the same release
+        finds 0.3 nats. ``fresh_leakage_`` is :func:`~sklearn_privacy.metrics.leakage_score`
+        of the fit rows' release (kNN for a discrete S, the Gaussian estimate
+        for a continuous one); a bound far below it (or negative) warns.
+        """
+        from sklearn_privacy.metrics._leakage import leakage_score
+
+        estimator = "auto" if self._s_discrete else "gaussian"
+        try:
+            self.fresh_leakage_ = float(leakage_score(s, release, estimator=estimator))
+        except ValueError:  # too few rows per value of S for the estimate
+            self.fresh_leakage_ = float("nan")
+        bound, fresh = self.adversary_leakage_, self.fresh_leakage_
+        if np.isfinite(fresh) and (bound < 0 or bound < min(0.5 * fresh, fresh - 0.02)):
+            warnings.warn(
+                f"PPANTransformer: the co-trained adversary's bound on the leakage "
+                f"({bound:.3g} nats) is far below a fresh estimate from the release "
+                f"({fresh:.3g} nats): the adversary is undertrained, and its bound says "
+                "nothing. leakage_ reports the fresh estimate. Train longer (max_epochs), give "
+                "the adversary more capacity, or measure with the scorers on held-out rows.",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
+        self.leakage_ = max(bound, fresh if np.isfinite(fresh) else 0.0, 0.0)
+
     def _row_probabilities(self, n):
         """The empirical distribution of the fit rows: uniform, or the normalised weights."""
         if self._sample_weight is None:
@@ -779,10 +816,10 @@ class PPANTransformer(BaseMechanism):
                     table = table.reshape(len(self._s_lookup), len(self.input_records_), k)
                 self.mapping_ = table
         else:
-            self.leakage_ = max(self.adversary_leakage_, 0.0)
             z = seen.cpu().double().numpy()
             pick = weights.argmax(axis=1) if z.shape[1] > 1 else np.zeros(n, dtype=int)
             z = z[np.arange(n), pick]
+            self._leakage_from_a_fresh_estimate(z, data["s"])
             cov = np.cov(np.hstack([X, z]), rowvar=False, aweights=self._sample_weight)
             cov = cov + 1e-9 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
             d = X.shape[1]

@@ -390,3 +390,22 @@ def test_operating_point_survives_float32_rounding(max_epochs):
     ).fit(np.c_[s, x])
     assert 0.0 <= ppan.leakage_ <= ppan.disclosure_ + 1e-12
     assert ppan.leakage_ <= np.log(2)
+
+
+def test_an_undertrained_adversary_does_not_hide_the_leakage():
+    """Before: leakage_ read the co-trained bound clipped at 0, whatever a fresh estimate found."""
+    rng = np.random.default_rng(0)
+    n = 1000
+    s = rng.integers(0, 2, n)
+    X = np.c_[rng.normal(size=(n, 2)), s]
+    mech = PPANTransformer(sensitive=[2], max_epochs=1, release="gaussian", random_state=0)
+    mech.fit(X)
+    assert np.isfinite(mech.fresh_leakage_)
+    assert mech.leakage_ >= max(mech.fresh_leakage_, mech.adversary_leakage_, 0.0)
+    # the rule on a release that gives S away, with a co-trained bound of 0
+    give_away = np.c_[rng.normal(size=n), s + 0.3 * rng.normal(size=n)]
+    mech.adversary_leakage_ = 0.0
+    with pytest.warns(UserWarning, match="undertrained"):
+        mech._leakage_from_a_fresh_estimate(give_away, s)
+    assert mech.fresh_leakage_ > 0.4
+    assert mech.leakage_ == mech.fresh_leakage_
