@@ -415,6 +415,20 @@ class PPANTransformer(BaseMechanism):
         k = self._sample(weights.astype(np.float64), rng) if z.shape[1] > 1 else 0
         return z[np.arange(z.shape[0]), k]
 
+    def _release_distribution(self, X, S):
+        """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
+        if self.release_ != "categorical":
+            return None
+        import torch
+
+        w = self._mechanism_input(np.asarray(X, dtype=np.float64), S)
+        with torch.no_grad():
+            self.net_.module_.eval()
+            _, probs = self.net_.module_(torch.as_tensor(w, device=self.net_.device), None)
+        probs = probs.cpu().double().numpy()
+        # float32 probabilities sum to 1 only to about 1e-7: renormalise in float64
+        return probs / probs.sum(axis=1, keepdims=True)
+
     def _distortion(self, X, Xt):
         X = np.asarray(X, dtype=np.float64)
         Xt = np.asarray(Xt, dtype=np.float64)

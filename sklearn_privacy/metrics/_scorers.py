@@ -175,7 +175,7 @@ def exact_leakage_score(estimator, X, *, sensitive=None):
     """The leakage ``I(S; release)`` on the rows ``X``, computed without sampling the release.
 
     For a mechanism whose release takes finitely many values with known
-    probabilities (the funnels' merges, the convex mapping), the joint
+    probabilities (the funnels' merges, the convex mapping, PPAN with a categorical release), the joint
     distribution of S and the release on the rows is
     ``P(s, u) = (1/n) sum_i [s_i = s] P(u | row i)``, so its mutual
     information is the leakage of the mechanism on those rows, with none of
@@ -287,7 +287,8 @@ def make_leakage_scorer(*, estimator="auto", n_neighbors=3, greater_is_better=Fa
     estimator : {"auto", "exact", "plugin", "miller_madow", "gaussian", "knn"}, default="auto"
         How the mutual information is measured. ``"exact"``: computed from
         the mechanism's release probabilities on the fold, with no sampling
-        (see :func:`exact_leakage_score`; the funnels and the convex mapping).
+        (see :func:`exact_leakage_score`; the funnels, the convex mapping and a
+        categorical PPAN).
         ``"auto"``: ``"exact"`` where the mechanism allows it, else
         :func:`leakage_score`'s ``"auto"`` on one release of the fold; so a
         search compares finite mechanisms without the sampling bias of an

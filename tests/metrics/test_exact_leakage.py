@@ -95,3 +95,14 @@ def test_exact_leakage_removes_the_sampling_bias_of_a_search(data_home):
     assert -scores["test_exact"].mean() == pytest.approx(fitted, abs=0.002)
     # the plug-in estimate of one sampled release of the fold is biased upwards
     assert -scores["test_plugin"].mean() > -scores["test_exact"].mean()
+
+
+def test_exact_leakage_of_a_categorical_ppan_is_its_fitted_leakage():
+    from sklearn_privacy import PPANTransformer
+
+    frame = _data(n=1000)
+    mech = PPANTransformer(
+        sensitive=["s"], max_epochs=5, release="categorical", random_state=0
+    ).fit(frame)
+    assert mech.release_ == "categorical"
+    assert exact_leakage_score(mech, frame) == pytest.approx(mech.leakage_, abs=1e-6)
