@@ -175,7 +175,8 @@ def exact_leakage_score(estimator, X, *, sensitive=None):
     """The leakage ``I(S; release)`` on the rows ``X``, computed without sampling the release.
 
     For a mechanism whose release takes finitely many values with known
-    probabilities (the funnels' merges, the convex mapping, PPAN with a categorical release), the joint
+    probabilities (the funnels' merges, the convex mapping, PPAN with a
+    categorical release), the joint
     distribution of S and the release on the rows is
     ``P(s, u) = (1/n) sum_i [s_i = s] P(u | row i)``, so its mutual
     information is the leakage of the mechanism on those rows, with none of
