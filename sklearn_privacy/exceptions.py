@@ -6,12 +6,13 @@ import sys
 __all__ = ["PrivacyLeakWarning", "PrivateFitWarning"]
 
 _LIBRARIES = tuple(
-    os.path.dirname(__import__(name).__file__) + os.sep for name in ("sklearn", "sklearn_privacy")
+    os.path.dirname(__import__(name).__file__) + os.sep
+    for name in ("sklearn", "sklearn_privacy", "joblib")
 )
 
 
 def user_stacklevel():
-    """``stacklevel`` of the first frame outside scikit-learn and this library.
+    """``stacklevel`` of the first frame outside scikit-learn, joblib and this library.
 
     A warning raised inside ``fit`` then points at the user's line, however many
     frames (``_fit_context``, a Pipeline, a search) stand between.

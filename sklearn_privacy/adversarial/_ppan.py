@@ -730,7 +730,7 @@ class PPANTransformer(BaseMechanism):
                     "adversary and its releases may leak S to a fresh one. Use "
                     "activation='leaky_relu' (or 'tanh').",
                     ConvergenceWarning,
-                    stacklevel=6,
+                    stacklevel=user_stacklevel(),
                 )
                 return
 

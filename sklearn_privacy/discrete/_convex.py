@@ -15,6 +15,7 @@ from sklearn_privacy.discrete._convex_solvers import (
     min_maximum_leakage_mapping,
 )
 from sklearn_privacy.discrete._distortion import DISTORTIONS, distortion_matrix
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 
@@ -321,7 +322,7 @@ default="hamming"
                 "record for every row: the release carries no information. Lower "
                 "max_distortion.",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=user_stacklevel(),
             )
         elif self.disclosure_ >= entropy(self.joint_.sum(axis=0)) - 1e-9 and self.leakage_ > 0:
             warnings.warn(
@@ -329,7 +330,7 @@ default="hamming"
                 "release determines X (leakage_ is I(S;X)). Raise max_distortion above "
                 f"min_distortion_ = {self.min_distortion_:.3g}.",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=user_stacklevel(),
             )
 
     def _release(self, X, S, rng):

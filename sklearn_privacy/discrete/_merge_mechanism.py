@@ -19,6 +19,7 @@ from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 
@@ -135,20 +136,19 @@ class _MergeMechanism(BaseMechanism):
             f"{self.__class__.__name__}({knob}={getattr(self, knob)!r}, "
             f"objective={self.objective!r})"
         )
-        # user -> fit -> BaseMechanism.fit (wrapped by _fit_context) -> _fit_mechanism -> here
         if self.n_clusters_ == n_symbols:
             warnings.warn(
                 f"{head} merged nothing: the release is X itself ({n_symbols} symbols) and "
                 f"leakage_ = I(S;X) = {self.leakage_:.4g} nats. Lower {knob} to hide S.",
                 UserWarning,
-                stacklevel=6,
+                stacklevel=user_stacklevel(),
             )
         elif self.n_clusters_ == 1:
             warnings.warn(
                 f"{head} merged all {n_symbols} symbols into one: the release carries no "
                 f"information (disclosure_ = 0). Raise {knob} to keep some of X.",
                 UserWarning,
-                stacklevel=6,
+                stacklevel=user_stacklevel(),
             )
 
     def _prepare_sampler(self):

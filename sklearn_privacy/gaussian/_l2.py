@@ -9,6 +9,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
@@ -300,7 +301,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                 "or the budget is so small that the signal underflows): the release is the "
                 f"constant mean_. Raise {knob}.",
                 UserWarning,
-                stacklevel=5,
+                stacklevel=user_stacklevel(),
             )
             self._set_guarantee(0.0)
         else:
@@ -310,7 +311,7 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
                     f"(I(X;T) = {self.rate_:.2g} nats under the Gaussian model): it carries "
                     f"next to nothing. Raise {knob}, or clip_radius closer to the data.",
                     UserWarning,
-                    stacklevel=5,
+                    stacklevel=user_stacklevel(),
                 )
             # The reported guarantee is that of the arrays the release uses.
             whitened = self.scale_ / np.sqrt(self.noise_variance_)

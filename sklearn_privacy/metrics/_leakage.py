@@ -17,6 +17,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from threadpoolctl import threadpool_limits
 
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import (
     encode_symbols,
     gaussian_mutual_information,
@@ -373,7 +374,7 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
                 "dependence on S and can under-estimate its leakage. Use "
                 "estimator='plugin' for a discrete release.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
         return _gaussian_estimate(sensitive, release)
     codes, _ = encode_symbols(sensitive, name="sensitive")

@@ -5,6 +5,7 @@ from numbers import Real
 
 import numpy as np
 
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.model_selection import pareto_front, tradeoff_curve
 from sklearn_privacy.plotting._cv_results import (
     format_value,
@@ -775,7 +776,7 @@ class TradeoffDisplay:
             warnings.warn(
                 f"{np.sum(~finite)} candidate(s) with a non-finite mean score are not drawn.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         init_kwargs, plot_kwargs = _split_kwargs(kwargs)
         if "leakage_name" not in init_kwargs:
