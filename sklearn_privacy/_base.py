@@ -167,6 +167,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         """Whether the mechanism reports a differential-privacy guarantee."""
         return False
 
+    def _observes_sensitive(self):
+        """Whether the release reads S (then S must come as columns of X, read at transform)."""
+        return False
+
     def get_tradeoff_knob(self):
         """The parameter that moves this mechanism along its privacy/utility trade-off.
 
@@ -178,7 +182,13 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         TradeoffKnob
             Its name, the direction in which leakage grows, and a default range.
         """
-        return self._tradeoff_knob
+        knob = getattr(type(self), "_tradeoff_knob", None)
+        if knob is None:
+            raise NotImplementedError(
+                f"{type(self).__name__} declares no trade-off knob: set the class attribute "
+                "_tradeoff_knob = TradeoffKnob(...) or override get_tradeoff_knob."
+            )
+        return knob
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
@@ -437,7 +447,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         X_release, S = self._split_sensitive(X)
         if S is not None and sensitive is not None:
             raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
-        if sensitive is not None and getattr(self, "observation", None) == "full":
+        if sensitive is not None and self._observes_sensitive():
             raise ValueError(
                 "observation='full' reads S at transform time: give S as columns of X with "
                 "sensitive=..., not as the `sensitive` argument of fit."

@@ -167,3 +167,26 @@ def test_a_fitted_mechanism_releases_a_single_row(frame):
     np.testing.assert_allclose(mech.transform(frame.iloc[:1]), frame[["a", "b"]].iloc[:1])
     with pytest.raises(ValueError, match="minimum of 2"):
         NoisyRelease(sensitive="s").fit(frame.iloc[:1])
+
+
+def test_a_mechanism_without_a_knob_says_so():
+    with pytest.raises(NotImplementedError, match="declares no trade-off knob"):
+        RandomizedResponse().get_tradeoff_knob()
+
+
+def test_a_mechanism_that_observes_s_refuses_s_as_metadata():
+    from sklearn_privacy import ConvexPrivacyMapping
+
+    X = np.c_[np.arange(40) % 3, np.arange(40) % 2]
+    with pytest.raises(ValueError, match="observation='full' reads S at transform time"):
+        ConvexPrivacyMapping(0.5, observation="full").fit(X, sensitive=np.arange(40) % 2)
+    assert not NoisyRelease()._observes_sensitive()
+
+
+def test_gib_feature_names_are_validated():
+    from sklearn_privacy import GaussianIBTransformer
+
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    gib = GaussianIBTransformer(beta=50.0, fit_data="public").fit(X, X[:, 0])
+    with pytest.raises(ValueError, match="number of features"):
+        gib.get_feature_names_out(["a", "b", "c", "d", "e"])

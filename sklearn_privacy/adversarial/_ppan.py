@@ -415,6 +415,9 @@ class PPANTransformer(BaseMechanism):
         k = self._sample(weights.astype(np.float64), rng) if z.shape[1] > 1 else 0
         return z[np.arange(z.shape[0]), k]
 
+    def _observes_sensitive(self):
+        return self.observation == "full"
+
     def _release_distribution(self, X, S):
         """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
         if self.release_ != "categorical":

@@ -340,6 +340,9 @@ default="hamming"
             rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
         return self.output_records_[self._sample(rows, rng)]
 
+    def _observes_sensitive(self):
+        return self.observation == "full"
+
     def _release_distribution(self, X, S):
         """``P(U = u | row)``: the rows of ``mapping_`` the rows select (exact leakage)."""
         rows = self._x_alphabet.encode(X)

@@ -4,7 +4,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _is_arraylike_not_scalar, check_is_fitted
+from sklearn.utils.validation import (
+    _check_feature_names_in,
+    _is_arraylike_not_scalar,
+    check_is_fitted,
+)
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
@@ -428,6 +432,7 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
         ndarray of str
         """
         check_is_fitted(self, "n_components_")
+        _check_feature_names_in(self, input_features)  # names as many as the columns seen
         return np.asarray([f"component_{i}" for i in range(self.n_components_)], dtype=object)
 
     def __sklearn_tags__(self):
