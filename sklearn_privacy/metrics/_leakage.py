@@ -340,8 +340,8 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
     Such releases leak S to whoever knows the code. Use a mechanism whose
     leakage is known by construction (its ``leakage_``), or an adversary
     built for the code, as the complement of these estimates. The plug-in
-    estimate is biased upwards on finite samples (about (|S| - 1)(|T| - 1)
-    / (2 n) nats); Miller-Madow removes most of that bias.
+    estimate is biased upwards on finite samples (about
+    ``(|S| - 1)(|T| - 1) / (2 n)`` nats); Miller-Madow removes most of that bias.
 
     Examples
     --------
