@@ -20,17 +20,8 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils import _safe_indexing
-from sklearn.utils._param_validation import Hidden
-from sklearn.utils.validation import (
-    _check_feature_names_in,
-    _check_sample_weight,
-    _is_arraylike_not_scalar,
-    check_array,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning, user_stacklevel
 from sklearn_privacy.utils._dask import (
@@ -39,6 +30,14 @@ from sklearn_privacy.utils._dask import (
     release_by_partition,
 )
 from sklearn_privacy.utils._random import check_seed_sequence
+from sklearn_privacy.utils._sklearn_compat import (
+    Hidden,
+    _check_feature_names_in,
+    _check_sample_weight,
+    _fit_context,
+    _is_arraylike_not_scalar,
+    _safe_indexing,
+)
 from sklearn_privacy.utils._validation import check_categorical_values, check_sensitive
 
 __all__ = ["BaseMechanism"]

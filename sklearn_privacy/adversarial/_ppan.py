@@ -5,7 +5,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.exceptions import user_stacklevel
@@ -16,6 +15,7 @@ from sklearn_privacy.information import (
     mutual_information,
 )
 from sklearn_privacy.utils import TradeoffKnob, encode_sensitive, is_continuous
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["PPANTransformer"]
 

@@ -4,7 +4,6 @@ import os
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import StrOptions, validate_params
 
 from sklearn_privacy.datasets._base import (
     RemoteFile,
@@ -13,6 +12,7 @@ from sklearn_privacy.datasets._base import (
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/"
 _UCI_ZIP = "https://archive.ics.uci.edu/static/public/2/adult.zip"

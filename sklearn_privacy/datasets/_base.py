@@ -31,7 +31,8 @@ from urllib.error import URLError
 from urllib.request import Request, urlopen
 
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import validate_params
+
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 ENV_VAR = "SKLEARN_PRIVACY_DATA"
 DEFAULT_DATA_HOME = Path("~") / "sklearn_privacy_data"

@@ -3,7 +3,6 @@
 import os
 
 import pandas as pd
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.datasets._base import (
     RemoteFile,
@@ -12,6 +11,7 @@ from sklearn_privacy.datasets._base import (
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/breast-cancer-wisconsin/"
 _UCI_ZIP = "https://archive.ics.uci.edu/static/public/15/breast+cancer+wisconsin+original.zip"

@@ -4,7 +4,6 @@ import os
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.datasets._base import (
     RemoteFile,
@@ -13,6 +12,7 @@ from sklearn_privacy.datasets._base import (
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 DRUG_CONSUMPTION = RemoteFile(
     "drug-consumption/drug_consumption.data",

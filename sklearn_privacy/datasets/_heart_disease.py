@@ -5,7 +5,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.datasets._base import (
     RemoteFile,
@@ -14,6 +13,7 @@ from sklearn_privacy.datasets._base import (
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/heart-disease/"
 _UCI_ZIP = "https://archive.ics.uci.edu/static/public/45/heart+disease.zip"

@@ -6,9 +6,9 @@ import os
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import StrOptions, validate_params
 
 from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, reading
+from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
 # yann.lecun.com no longer serves the files reliably; these are the https mirrors
 # that torchvision and TensorFlow use, byte-identical to the originals.

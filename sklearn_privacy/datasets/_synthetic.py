@@ -9,9 +9,9 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from sklearn_privacy.utils import POSITIVE_INTEGER, UNIT
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, validate_params
 
 # Table 1 of the paper.
 GAUSSIAN_MODELS = {

@@ -4,8 +4,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
@@ -18,6 +16,7 @@ from sklearn_privacy.discrete._distortion import DISTORTIONS, distortion_matrix
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _fit_context
 
 __all__ = ["ConvexPrivacyMapping"]
 

@@ -2,12 +2,11 @@
 
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
-
 from sklearn_privacy.discrete._greedy import greedy_merge
 from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["PrivacyFunnelTransformer"]
 

@@ -14,14 +14,14 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _check_feature_names_in
 
 __all__ = []
 

@@ -2,10 +2,9 @@
 
 from numbers import Integral, Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
-
 from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
 from sklearn_privacy.discrete._submodular import iac_mdsf
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["SubmodularFunnel"]
 

@@ -13,7 +13,6 @@ from numbers import Real
 
 import numpy as np
 from sklearn.utils import check_array
-from sklearn.utils._param_validation import Interval, validate_params
 
 from sklearn_privacy.dp._gaussian_mechanism import gaussian_sigma
 from sklearn_privacy.dp._radius import (
@@ -25,6 +24,7 @@ from sklearn_privacy.dp._radius import (
     rows_needed,
 )
 from sklearn_privacy.utils import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_generator
+from sklearn_privacy.utils._sklearn_compat import Interval, validate_params
 
 
 @validate_params(

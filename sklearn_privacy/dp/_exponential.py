@@ -19,9 +19,9 @@ only for comparison.
 """
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.utils import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_psd_matrix
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 
 @validate_params(

@@ -39,9 +39,9 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 from scipy.special import erfcx, erfinv, log_ndtr, ndtri
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_OR_INF, OPEN_UNIT, POSITIVE
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 __all__ = [
     "approximate_gaussian_epsilon",

@@ -3,12 +3,7 @@
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import (
-    _check_feature_names_in,
-    _is_arraylike_not_scalar,
-    check_is_fitted,
-)
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
@@ -21,6 +16,12 @@ from sklearn_privacy.gaussian._solvers import (
 )
 from sklearn_privacy.information import gaussian_channel_rate
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._sklearn_compat import (
+    Interval,
+    StrOptions,
+    _check_feature_names_in,
+    _is_arraylike_not_scalar,
+)
 
 # Budget of the private fit-time estimates when fit_epsilon is None.
 _DEFAULT_FIT_EPSILON = 1.0

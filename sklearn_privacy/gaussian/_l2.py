@@ -4,7 +4,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
@@ -14,6 +13,7 @@ from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._sklearn_compat import Interval
 
 # Share of the GDP budget (of mu^2) that a private fit spends when fit_epsilon is None.
 _DEFAULT_FIT_SHARE = 0.25

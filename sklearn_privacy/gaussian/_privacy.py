@@ -12,7 +12,6 @@ import warnings
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_privacy._base import _S_COLUMNS, _S_TWICE
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
@@ -29,6 +28,7 @@ from sklearn_privacy.gaussian._moments import (
 )
 from sklearn_privacy.utils import declared_design_matrix, sensitive_design_matrix
 from sklearn_privacy.utils._dask import reduce_partitions
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._validation import as_2d
 
 __all__ = ["FIT_DATA_CONSTRAINTS", "GaussianDPMixin", "check_scale_peaks", "weighted_moments"]

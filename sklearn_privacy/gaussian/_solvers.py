@@ -2,10 +2,10 @@
 
 import numpy as np
 from scipy.linalg import eigh
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.information import gaussian_channel_rate
 from sklearn_privacy.utils import POSITIVE, POSITIVE_INTEGER, check_psd_matrix
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 
 @validate_params(

@@ -12,9 +12,9 @@ it into ``2 sqrt(2) L sqrt(D(P_{S|y} || P_S))``, and Jensen averages it.)
 """
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.utils import NONNEGATIVE
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 __all__ = ["inference_threat_bound", "map_cost_gain"]
 

@@ -14,7 +14,6 @@ from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KDTree
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from threadpoolctl import threadpool_limits
 
 from sklearn_privacy.exceptions import user_stacklevel
@@ -24,6 +23,7 @@ from sklearn_privacy.information import (
     mutual_information_from_samples,
 )
 from sklearn_privacy.utils import as_2d, is_continuous
+from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 __all__ = ["adversary_accuracy_score", "is_discrete_release", "leakage_score"]
 

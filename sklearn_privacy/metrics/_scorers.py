@@ -12,7 +12,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.pipeline import Pipeline
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_privacy._base import BaseMechanism
@@ -22,6 +21,7 @@ from sklearn_privacy.metrics._leakage import (
     adversary_accuracy_score,
     leakage_score,
 )
+from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 # The scorer's estimators: those of leakage_score, and "exact" (from the mechanism).
 _SCORER_ESTIMATORS = _ESTIMATORS | {"exact"}

@@ -8,15 +8,17 @@ from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
-from sklearn.utils import Bunch, _safe_indexing
-from sklearn.utils._param_validation import HasMethods, validate_params
-from sklearn.utils.metadata_routing import (
-    MetadataRouter,
-    MethodMapping,
+from sklearn.utils import Bunch
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.validation import indexable
+
+from sklearn_privacy.utils._sklearn_compat import (
+    HasMethods,
+    _num_samples,
     _routing_enabled,
-    process_routing,
+    _safe_indexing,
+    validate_params,
 )
-from sklearn.utils.validation import _num_samples, indexable
 
 __all__ = ["pareto_front", "tradeoff_curve"]
 

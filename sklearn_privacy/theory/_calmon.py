@@ -21,7 +21,6 @@ import numpy as np
 from scipy import integrate, stats
 from scipy.optimize import brentq
 from scipy.special import entr, logsumexp, softmax
-from sklearn.utils._param_validation import Interval, validate_params
 
 from sklearn_privacy.information import (
     conditional_entropy,
@@ -31,6 +30,7 @@ from sklearn_privacy.information import (
     posterior_entropies,
 )
 from sklearn_privacy.utils import OPEN_UNIT, POSITIVE, POSITIVE_INTEGER
+from sklearn_privacy.utils._sklearn_compat import Interval, validate_params
 
 __all__ = [
     "counting_query_joint",

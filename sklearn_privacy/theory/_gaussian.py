@@ -13,10 +13,10 @@ dp-compression-kohler2018 Thm. 3.2.1 reaches it with water level
 """
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
 
 from sklearn_privacy.information import gaussian_channel_rate
 from sklearn_privacy.utils import NONNEGATIVE, POSITIVE
+from sklearn_privacy.utils._sklearn_compat import validate_params
 
 
 def _check_eigenvalues(eigenvalues):

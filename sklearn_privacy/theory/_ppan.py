@@ -9,13 +9,13 @@ from numbers import Integral
 
 import numpy as np
 from scipy.optimize import brentq
-from sklearn.utils._param_validation import Interval, validate_params
 
 from sklearn_privacy.information import (
     binary_entropy,
     gaussian_mutual_information_from_correlation,
 )
 from sklearn_privacy.utils import CORRELATION, NONNEGATIVE, POSITIVE, UNIT
+from sklearn_privacy.utils._sklearn_compat import Interval, validate_params
 
 
 @validate_params(

@@ -9,7 +9,8 @@ an ``Interval`` admits ``inf`` only when its bound is ``inf`` and closed, hence
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+
+from sklearn_privacy.utils._sklearn_compat import Interval
 
 __all__ = [
     "CORRELATION",

@@ -1,0 +1,38 @@
+"""The scikit-learn private names the library uses, imported in one place.
+
+scikit-learn does not promise these across versions (``sklearn.utils._param_validation``
+is private, so are ``_fit_context`` and the ``_``-prefixed helpers). Every module of
+the library imports them from here, so that a change in scikit-learn is met once.
+"""
+
+from sklearn.base import _fit_context
+from sklearn.utils import _safe_indexing
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Hidden,
+    Interval,
+    StrOptions,
+    validate_params,
+)
+from sklearn.utils.metadata_routing import _routing_enabled
+from sklearn.utils.validation import (
+    _check_feature_names_in,
+    _check_sample_weight,
+    _is_arraylike_not_scalar,
+    _num_samples,
+)
+
+__all__ = [
+    "HasMethods",
+    "Hidden",
+    "Interval",
+    "StrOptions",
+    "_check_feature_names_in",
+    "_check_sample_weight",
+    "_fit_context",
+    "_is_arraylike_not_scalar",
+    "_num_samples",
+    "_routing_enabled",
+    "_safe_indexing",
+    "validate_params",
+]
