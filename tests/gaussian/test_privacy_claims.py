@@ -248,10 +248,12 @@ def _audit_pair(mech, X):
 
 def test_audit_catches_an_under_noised_release_and_an_under_noised_mean():
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(500, 3))
-    mech = L2CompressionDP(epsilon=1.0, delta=1e-6).fit(X)
+    # rows enough for the private estimates (at 500 some fits read no scale and release 0)
+    X = rng.normal(size=(3000, 3))
+    mech = L2CompressionDP(epsilon=1.0, delta=1e-6, random_state=np.random.default_rng(1)).fit(X)
+    assert mech.n_components_ > 0
     assert _audit_pair(mech, X) <= 1e-6 * (1 + 1e-6)
-    quiet = L2CompressionDP(epsilon=1.0, delta=1e-6).fit(X)
+    quiet = L2CompressionDP(epsilon=1.0, delta=1e-6, random_state=np.random.default_rng(2)).fit(X)
     quiet.noise_variance_ = quiet.noise_variance_ / 4.0
     assert _audit_pair(quiet, X) > 1e-5
     # a mean released with a tenth of its noise
