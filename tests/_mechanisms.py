@@ -20,10 +20,11 @@ class NoisyRelease(BaseMechanism):
 
     _tradeoff_knob = TradeoffKnob("scale", "smaller", low=0.0, high=10.0)
 
-    def __init__(self, scale=1.0, *, sensitive=None, random_state=None):
+    def __init__(self, scale=1.0, *, sensitive=None, random_state=None, verbose=0):
         self.scale = scale
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
 
     def _fit_mechanism(self, X, S, y, sample_weight=None):
         self.n_sensitive_ = 0 if S is None else S.shape[1]
@@ -42,10 +43,11 @@ class RandomizedResponse(BaseMechanism):
     }
     _categorical_input = True
 
-    def __init__(self, flip=0.5, *, sensitive=None, random_state=None):
+    def __init__(self, flip=0.5, *, sensitive=None, random_state=None, verbose=0):
         self.flip = flip
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
 
     def _fit_mechanism(self, X, S, y, sample_weight=None):
         self.pool_ = X.copy()

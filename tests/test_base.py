@@ -190,3 +190,11 @@ def test_gib_feature_names_are_validated():
     gib = GaussianIBTransformer(beta=50.0, fit_data="public").fit(X, X[:, 0])
     with pytest.raises(ValueError, match="number of features"):
         gib.get_feature_names_out(["a", "b", "c", "d", "e"])
+
+
+@pytest.mark.parametrize("make", [NoisyRelease, RandomizedResponse], ids=lambda c: c.__name__)
+def test_the_test_doubles_pass_scikit_learns_parameter_validation_check(make):
+    """The doubles that prove the contract follow it (they missed ``verbose`` before)."""
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    check_param_validation(make.__name__, make())
