@@ -428,7 +428,7 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     if center is not None:
         X = X - np.asarray(center, dtype=float)
     sigma = gaussian_sigma(epsilon, delta, HISTOGRAM_SENSITIVITY)
-    radius, _ = private_norm_quantile(
+    radius = private_norm_quantile(
         log2_histogram(row_norms_safe(X)),
         quantile,
         sigma,
@@ -603,7 +603,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
 
     def centred_radius(center, name, label):
         sigma = sigma_for(name, HISTOGRAM_SENSITIVITY)
-        found, _ = private_norm_quantile(
+        found = private_norm_quantile(
             rows.norm_histogram(center), _QUANTILE, sigma, rng, interpolate=True
         )
         accountant.spend(label, sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
@@ -612,7 +612,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
         return found
 
     sigma = sigma_for("radius", HISTOGRAM_SENSITIVITY)
-    r0, noisy = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng)
+    r0 = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng)
     accountant.spend("radius of the rows", sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
     if r0 is None:
         # No scale can be read: any radius would be a guess, and a guess of 1e150

@@ -88,7 +88,8 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     if not clear.any():
         return None
     peak = int(np.argmax(noisy))
-    bridged = clear | (np.roll(clear, 1) & np.roll(clear, -1))
+    bridged = clear.copy()
+    bridged[1:-1] |= clear[:-2] & clear[2:]
     low = high = peak
     while low > 0 and bridged[low - 1]:
         low -= 1
@@ -109,13 +110,13 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
 
 
 def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False):
-    """``(radius or None, noisy histogram)``: the histogram released with ``N(0, sigma^2)`` noise.
+    """The radius (or None) read from the histogram released with ``N(0, sigma^2)`` noise.
 
     ``histogram`` counts rows in units of the largest weight (sensitivity
     ``sqrt(2)``); the caller records the mechanism in its ledger.
     """
     noisy = np.asarray(histogram, dtype=float) + sigma * rng.standard_normal(N_BINS)
-    return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate), noisy
+    return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
 
 
 def rows_needed(sigma, share=0.5):
