@@ -23,6 +23,43 @@ _RELEASES = {"auto", "categorical", "gaussian", "mixture", "universal"}
 _DISTORTIONS = {"auto", "hamming", "squared", "cross_entropy", "mutual_information"}
 
 
+def _numeric_column(column):
+    """Whether every value of an object column is a real number (not a label)."""
+    try:
+        np.asarray(column, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _sensitive_positions(sensitive, frame, n_columns):
+    """Positions of the S columns named by ``sensitive`` (names need a DataFrame)."""
+    if sensitive is None:
+        return []
+    items = list(sensitive) if np.ndim(sensitive) else [sensitive]
+    names = [str(c) for c in frame.columns] if frame is not None else []
+    out = []
+    for item in items:
+        if isinstance(item, str) and item in names:
+            out.append(names.index(item))
+        elif isinstance(item, (Integral, np.integer)) and -n_columns <= item < n_columns:
+            out.append(int(item) % n_columns)
+    return out
+
+
+def pd_frame_like(frame, values):
+    """``values`` as a DataFrame with ``frame``'s columns and index (numbers where they are)."""
+    import pandas as pd
+
+    out = pd.DataFrame(values, columns=frame.columns, index=frame.index)
+    for column in out.columns:
+        try:
+            out[column] = pd.to_numeric(out[column])
+        except (TypeError, ValueError):
+            pass
+    return out
+
+
 # Largest input the float32 networks take: its square (a distortion) stays finite.
 _FLOAT32_SAFE = 1e18
 
@@ -190,6 +227,10 @@ class PPANTransformer(BaseMechanism):
     mapping_ : ndarray of shape (n_inputs, n_outputs) or (n_s, n_inputs, n_outputs)
         ``P(Z=z | X=x)`` (or ``P(Z | S, X)``) when the observation and the
         release are finite; ``None`` otherwise.
+    label_categories_ : dict
+        For each released column of labels (strings, categories), its
+        categories: the networks read their codes and the release decodes
+        them. Absent when every released column holds numbers.
     input_records_, output_records_ : ndarray or None
         The finite alphabets of X and Z (rows of ``mapping_``), or ``None``.
     sensitive_records_ : ndarray or None
@@ -404,7 +445,7 @@ class PPANTransformer(BaseMechanism):
             if self.release_ == "categorical":
                 _, probs = net.module_(torch.as_tensor(w, device=device), None)
                 probs = probs.cpu().numpy().astype(np.float64)
-                return self.output_records_[self._sample(probs, rng)].copy()
+                return self._decode_labels(self.output_records_[self._sample(probs, rng)].copy())
             noise = self._numpy_noise(X.shape[0], rng)
             z, weights = net.module_(
                 torch.as_tensor(w, device=device), torch.as_tensor(noise, device=device)
@@ -417,6 +458,87 @@ class PPANTransformer(BaseMechanism):
 
     def _observes_sensitive(self):
         return self.observation == "full"
+
+    # ------------------------------------------------------- string categories
+    def _validate_X(self, X, *, reset):
+        """Columns of labels (strings, categories) become codes of their sorted values.
+
+        The networks read numbers: a column whose values are not numbers is
+        coded at fit (its categories kept in ``label_categories_``) and decoded
+        in the release, which is then categorical; a value unseen at fit is an
+        error naming the column. S columns are left to the base.
+        """
+        frame = X if hasattr(X, "iloc") and hasattr(X, "dtypes") else None
+        if reset:
+            self._label_positions = {}
+            # only columns that are not numbers already can hold labels
+            if frame is not None:
+                kinds = [getattr(dtype, "kind", "O") for dtype in frame.dtypes]
+            else:
+                arr = np.asarray(X)
+                kinds = [arr.dtype.kind] * (arr.shape[1] if arr.ndim == 2 else 0)
+            candidates = [j for j, kind in enumerate(kinds) if kind not in "biufc"]
+            if not candidates:
+                return super()._validate_X(X, reset=reset)
+        elif not getattr(self, "_label_positions", None):
+            return super()._validate_X(X, reset=reset)
+        values = np.asarray(X if frame is None else X.to_numpy(dtype=object), dtype=object)
+        if values.ndim != 2:
+            return super()._validate_X(X, reset=reset)
+        if reset:
+            s_cols = set(_sensitive_positions(self.sensitive, frame, values.shape[1]))
+            for j in candidates:
+                if j not in s_cols and not _numeric_column(values[:, j]):
+                    self._label_positions[j] = np.array(
+                        sorted(set(values[:, j].tolist()), key=str), dtype=object
+                    )
+            if not self._label_positions:
+                return super()._validate_X(X, reset=reset)
+            names = list(frame.columns) if frame is not None else None
+            self.label_categories_ = {
+                (names[j] if names else j): categories
+                for j, categories in self._label_positions.items()
+            }
+        coded = values.copy()
+        for j, categories in self._label_positions.items():
+            lookup = {v: i for i, v in enumerate(categories.tolist())}
+            codes = np.array([lookup.get(v, -1) for v in values[:, j].tolist()], dtype=float)
+            if np.any(codes < 0):
+                bad = values[int(np.flatnonzero(codes < 0)[0]), j]
+                name = frame.columns[j] if frame is not None else j
+                raise ValueError(
+                    f"column {name!r} of X holds {bad!r}, a category not seen at fit: the "
+                    "mechanism has no row for it."
+                )
+            coded[:, j] = codes
+        if frame is not None:
+            coded = pd_frame_like(frame, coded)
+        return super()._validate_X(coded, reset=reset)
+
+    def _decode_labels(self, release):
+        """The release with the label columns decoded (an object array), as given otherwise."""
+        positions = getattr(self, "_label_positions", {})
+        if not positions:
+            return release
+        out = np.asarray(release, dtype=object).copy()
+        released = list(self.release_columns_)
+        for j, categories in positions.items():
+            p = released.index(j)
+            out[:, p] = categories[np.asarray(release[:, p], dtype=float).astype(np.int64)]
+        return out
+
+    def _encode_release(self, release):
+        """Label columns of a release back to their codes (for the distortion)."""
+        positions = getattr(self, "_label_positions", {})
+        if not positions:
+            return release
+        out = np.asarray(release, dtype=object).copy()
+        released = list(self.release_columns_)
+        for j, categories in positions.items():
+            p = released.index(j)
+            lookup = {v: i for i, v in enumerate(categories.tolist())}
+            out[:, p] = [lookup.get(v, -1) for v in out[:, p].tolist()]
+        return out.astype(float)
 
     def _release_distribution(self, X, S):
         """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
@@ -434,7 +556,7 @@ class PPANTransformer(BaseMechanism):
 
     def _distortion(self, X, Xt):
         X = np.asarray(X, dtype=np.float64)
-        Xt = np.asarray(Xt, dtype=np.float64)
+        Xt = np.asarray(self._encode_release(Xt), dtype=np.float64)
         kind = self.distortion_measure_
         if kind == "hamming":
             return float(np.mean(np.mean(X != Xt, axis=1)))

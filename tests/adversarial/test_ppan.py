@@ -409,3 +409,29 @@ def test_an_undertrained_adversary_does_not_hide_the_leakage():
         mech._leakage_from_a_fresh_estimate(give_away, s)
     assert mech.fresh_leakage_ > 0.4
     assert mech.leakage_ == mech.fresh_leakage_
+
+
+def test_ppan_fits_string_categories_and_releases_them():
+    """Before: 'could not convert string to float'; every other discrete mechanism took them."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 600
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z"], n),
+            "b": rng.integers(0, 3, n),
+            "s": rng.choice(["f", "m"], n),
+        }
+    )
+    mech = PPANTransformer(sensitive=["s"], max_epochs=5, random_state=0).fit(frame)
+    assert mech.release_ == "categorical"
+    assert list(mech.label_categories_) == ["a"]
+    release = mech.transform(frame)
+    assert set(release[:, 0]) <= {"x", "y", "z"}
+    assert 0.0 <= -make_leakage_scorer()(mech, frame) <= np.log(2)
+    with pytest.raises(ValueError, match="column 'a' of X holds 'w', a category not seen"):
+        mech.transform(frame.assign(a="w"))
+    # the same as an object array, S by position
+    arr = PPANTransformer(sensitive=[2], max_epochs=5, random_state=0).fit(frame.to_numpy(object))
+    assert set(arr.transform(frame.to_numpy(object))[:, 0]) <= {"x", "y", "z"}
