@@ -230,7 +230,7 @@ class PPANTransformer(BaseMechanism):
     label_categories_ : dict
         For each released column of labels (strings, categories), its
         categories: the networks read their codes and the release decodes
-        them. Absent when every released column holds numbers.
+        them. Empty when every released column holds numbers.
     input_records_, output_records_ : ndarray or None
         The finite alphabets of X and Z (rows of ``mapping_``), or ``None``.
     sensitive_records_ : ndarray or None
@@ -471,13 +471,15 @@ class PPANTransformer(BaseMechanism):
         frame = X if hasattr(X, "iloc") and hasattr(X, "dtypes") else None
         if reset:
             self._label_positions = {}
-            # only columns that are not numbers already can hold labels
+            self.label_categories_ = {}
+            # only columns that are not numbers already can hold labels (dates, durations
+            # and complex numbers are refused by the base, naming the column)
             if frame is not None:
                 kinds = [getattr(dtype, "kind", "O") for dtype in frame.dtypes]
             else:
                 arr = np.asarray(X)
                 kinds = [arr.dtype.kind] * (arr.shape[1] if arr.ndim == 2 else 0)
-            candidates = [j for j, kind in enumerate(kinds) if kind not in "biufc"]
+            candidates = [j for j, kind in enumerate(kinds) if kind not in "biufcmM"]
             if not candidates:
                 return super()._validate_X(X, reset=reset)
         elif not getattr(self, "_label_positions", None):
