@@ -445,7 +445,9 @@ class PPANTransformer(BaseMechanism):
             if self.release_ == "categorical":
                 _, probs = net.module_(torch.as_tensor(w, device=device), None)
                 probs = probs.cpu().numpy().astype(np.float64)
-                return self._decode_labels(self.output_records_[self._sample(probs, rng)].copy())
+                return self._map_label_columns(
+                    self.output_records_[self._sample(probs, rng)].copy(), decode=True
+                )
             noise = self._numpy_noise(X.shape[0], rng)
             z, weights = net.module_(
                 torch.as_tensor(w, device=device), torch.as_tensor(noise, device=device)
@@ -517,20 +519,13 @@ class PPANTransformer(BaseMechanism):
             coded = pd_frame_like(frame, coded)
         return super()._validate_X(coded, reset=reset)
 
-    def _decode_labels(self, release):
-        """The release with the label columns decoded (an object array), as given otherwise."""
-        positions = getattr(self, "_label_positions", {})
-        if not positions:
-            return release
-        out = np.asarray(release, dtype=object).copy()
-        released = list(self.release_columns_)
-        for j, categories in positions.items():
-            p = released.index(j)
-            out[:, p] = categories[np.asarray(release[:, p], dtype=float).astype(np.int64)]
-        return out
+    def _map_label_columns(self, release, decode):
+        """The label columns of a release decoded (codes to categories) or encoded back.
 
-    def _encode_release(self, release):
-        """Label columns of a release back to their codes (for the distortion)."""
+        The release as given when every released column holds numbers;
+        ``decode=False`` (for the distortion) returns floats, codes of -1 for
+        values that are not categories.
+        """
         positions = getattr(self, "_label_positions", {})
         if not positions:
             return release
@@ -538,9 +533,12 @@ class PPANTransformer(BaseMechanism):
         released = list(self.release_columns_)
         for j, categories in positions.items():
             p = released.index(j)
-            lookup = {v: i for i, v in enumerate(categories.tolist())}
-            out[:, p] = [lookup.get(v, -1) for v in out[:, p].tolist()]
-        return out.astype(float)
+            if decode:
+                out[:, p] = categories[np.asarray(out[:, p], dtype=float).astype(np.int64)]
+            else:
+                lookup = {v: i for i, v in enumerate(categories.tolist())}
+                out[:, p] = [lookup.get(v, -1) for v in out[:, p].tolist()]
+        return out if decode else out.astype(float)
 
     def _release_distribution(self, X, S):
         """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
@@ -558,7 +556,7 @@ class PPANTransformer(BaseMechanism):
 
     def _distortion(self, X, Xt):
         X = np.asarray(X, dtype=np.float64)
-        Xt = np.asarray(self._encode_release(Xt), dtype=np.float64)
+        Xt = np.asarray(self._map_label_columns(Xt, decode=False), dtype=np.float64)
         kind = self.distortion_measure_
         if kind == "hamming":
             return float(np.mean(np.mean(X != Xt, axis=1)))
