@@ -444,24 +444,28 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         X = self._validate_X(X, reset=True)
         self._set_column_roles()
         X_release, S = self._split_sensitive(X)
-        if S is not None and sensitive is not None:
-            raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
-        if sensitive is not None and self._observes_sensitive():
-            raise ValueError(
-                "observation='full' reads S at transform time: give S as columns of X with "
-                "sensitive=..., not as the `sensitive` argument of fit."
-            )
+        self._check_how_s_came(S is not None, sensitive is not None)
         if sensitive is not None:
             S = self._check_fit_sensitive(sensitive, "sensitive", X.shape[0])
         elif S is not None:
             S = self._check_fit_sensitive(S, _S_COLUMNS, X.shape[0])
-        elif self._needs_sensitive():
+        return X_release, S
+
+    def _check_how_s_came(self, as_columns, as_metadata):
+        """The rules of how S reaches a fit (in memory or dask): once, and when needed."""
+        if as_columns and as_metadata:
+            raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
+        if as_metadata and self._observes_sensitive():
+            raise ValueError(
+                "observation='full' reads S at transform time: give S as columns of X with "
+                "sensitive=..., not as the `sensitive` argument of fit."
+            )
+        if not (as_columns or as_metadata) and self._needs_sensitive():
             raise ValueError(
                 f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
                 "of X with sensitive=..., or pass fit(X, y, sensitive=S) (in a Pipeline or "
                 "GridSearchCV, enable metadata routing and call set_fit_request(sensitive=True))."
             )
-        return X_release, S
 
     def _check_fit_sensitive(self, S, name, n_samples=None):
         """Validate S at fit: no missing values, at least two values (see ``check_sensitive``).

@@ -9,7 +9,7 @@ from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
-from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin
+from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import (
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
@@ -27,7 +27,7 @@ from sklearn_privacy.utils._sklearn_compat import (
 _DEFAULT_FIT_EPSILON = 1.0
 
 
-class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
+class GaussianIBTransformer(_GaussianMechanism):
     """Linear-Gaussian release ``T = A (x - mean) + N(0, I)`` from a bottleneck or a funnel.
 
     ``objective="bottleneck"`` (default): the Gaussian information bottleneck
@@ -257,9 +257,6 @@ class GaussianIBTransformer(GaussianDPMixin, BaseMechanism):
                 raise ValueError(f"relevance column {item!r} is also a sensitive column.")
             positions.append(int(pos[0]))
         return np.asarray(sorted(set(positions)), dtype=int)
-
-    def _fit_mechanism(self, X, S, y, sample_weight):
-        self._fit_in_memory(X, S, y, sample_weight)
 
     def _fit_variables(self, has_y):
         """Check the parameters; say whether the fit reads S and y."""

@@ -10,7 +10,7 @@ from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
-from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, GaussianDPMixin
+from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._sklearn_compat import Interval
@@ -21,7 +21,7 @@ _DEFAULT_FIT_SHARE = 0.25
 _NOISE_ONLY_RATE = 1e-6
 
 
-class L2CompressionDP(GaussianDPMixin, BaseMechanism):
+class L2CompressionDP(_GaussianMechanism):
     """Optimal linear-Gaussian compression under squared error with a DP guarantee.
 
     Releases ``t = c + V_k (a * V_k^T clip(x - c) + xi)`` with
@@ -213,9 +213,6 @@ class L2CompressionDP(GaussianDPMixin, BaseMechanism):
         if self.epsilon is None:
             return TradeoffKnob("beta", "larger", low=0.1, high=1000.0, log=True)
         return TradeoffKnob("epsilon", "larger", low=0.1, high=100.0, log=True)
-
-    def _fit_mechanism(self, X, S, y, sample_weight):
-        self._fit_in_memory(X, S, y, sample_weight)
 
     def _fit_variables(self, has_y=False):
         """Check the parameters; the fit reads S (for ``leakage_`` only), never y."""

@@ -13,7 +13,7 @@ from numbers import Real
 
 import numpy as np
 
-from sklearn_privacy._base import _S_COLUMNS, _S_TWICE
+from sklearn_privacy._base import _S_COLUMNS, BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._estimation import _FIT_SHARES, private_mean_covariance_from_statistics
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
@@ -31,7 +31,7 @@ from sklearn_privacy.utils._dask import reduce_partitions
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._validation import as_2d
 
-__all__ = ["FIT_DATA_CONSTRAINTS", "GaussianDPMixin", "check_scale_peaks", "weighted_moments"]
+__all__ = ["FIT_DATA_CONSTRAINTS", "check_scale_peaks", "weighted_moments"]
 
 FIT_DATA_CONSTRAINTS = {
     "fit_data": [StrOptions({"private", "public"})],
@@ -56,16 +56,44 @@ def check_scale_peaks(peak, name="X"):
         )
 
 
-class GaussianDPMixin:
-    """Fit-time moments, accounting and the reported guarantee of a Gaussian mechanism.
+class _GaussianMechanism(BaseMechanism):
+    """Base of the Gaussian mechanisms: fit rows, private estimates, accounting, guarantee.
 
-    The host class has parameters ``fit_data``, ``fit_epsilon`` and ``delta``,
-    and calls :meth:`_fit_moments` at fit, :meth:`_set_guarantee` once its
-    release is designed, and :meth:`_record_release` in ``_release``.
+    A subclass has parameters ``fit_data``, ``fit_epsilon`` and ``delta`` and
+    writes four hooks, which both fits (in memory, :meth:`_fit_in_memory`, and
+    dask, :meth:`_fit_dask`) call:
+
+    ``_fit_variables(has_y)``
+        Check the parameters; return ``(uses_s, uses_y)``, whether the fit
+        reads S and y.
+    ``_n_released(n_release_columns)``
+        How many of the fit rows' columns are released features.
+    ``_assemble(X, S_design, y_design)``
+        The fit rows of a block: ``(Z, extra)``, ``extra`` the design matrix
+        of S when only ``leakage_`` reads it (else None).
+    ``_fit_rows(rows)``
+        Fit from the rows' statistics (:mod:`sklearn_privacy.gaussian._moments`):
+        call :meth:`_fit_moments`, design the release, then
+        :meth:`_set_guarantee`; ``_release`` calls :meth:`_record_release`.
     """
 
     def _claims_dp(self):
         return True
+
+    def _fit_mechanism(self, X, S, y, sample_weight):
+        self._fit_in_memory(X, S, y, sample_weight)
+
+    def _fit_variables(self, has_y):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _n_released(self, n_release_columns):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _assemble(self, X, S_design, y_design):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _fit_rows(self, rows):  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def _check_fit_sensitive(self, S, name, n_samples=None):
         """Public fit: the usual checks. Private fit: the shape only.
@@ -184,12 +212,7 @@ class GaussianDPMixin:
             stacklevel=user_stacklevel(),
         )
 
-    # ------------------------------------------------------------------ dask
-    # A mechanism using this mixin writes three hooks shared by both paths:
-    # ``_fit_variables()`` checks the parameters and says which of S and y the
-    # fit reads, ``_assemble(X, S_design, y_design)`` builds the fit rows
-    # ``(Z, extra)`` of a block, and ``_fit_rows(rows)`` fits from the rows'
-    # statistics. ``_fit_mechanism`` (in memory) and ``_fit_dask`` call them.
+    # ------------------------------------------------------------------ fits
     def _fit_in_memory(self, X, S, y, sample_weight):
         X = np.asarray(X, dtype=float)
         uses_s, uses_y = self._fit_variables(y is not None)
@@ -219,13 +242,7 @@ class GaussianDPMixin:
         self._validate_X(head_rows(X), reset=True)
         self._set_column_roles()
         has_columns = self.sensitive_columns_.size > 0
-        if has_columns and sensitive is not None:
-            raise ValueError(_S_TWICE.format(sensitive=self.sensitive))
-        if not has_columns and sensitive is None and self._needs_sensitive():
-            raise ValueError(
-                f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
-                "of X with sensitive=..., or pass fit(X, y, sensitive=S)."
-            )
+        self._check_how_s_came(has_columns, sensitive is not None)
         uses_s, uses_y = self._fit_variables(y is not None)
         has_s = has_columns or sensitive is not None
         s_name = _S_COLUMNS if has_columns else "sensitive"
@@ -385,7 +402,7 @@ def _combine_block_summaries(a, b):
 
 
 class _DeclaredEncoder:
-    """The declared design matrix of S or y for a dask fit (see ``GaussianDPMixin._design``).
+    """The declared design matrix of S or y for a dask fit (see ``_GaussianMechanism._design``).
 
     Its number of columns follows from the declaration and the number of
     columns of the variable (its schema), with no look at the rows.
