@@ -568,16 +568,10 @@ def _check_frame_columns(X, *, numeric, sensitive):
         )
     if not numeric:
         return
-    s_names = set()
-    if sensitive is not None:
-        items = list(sensitive) if _is_arraylike_not_scalar(sensitive) else [sensitive]
-        s_names = {str(item) for item in items if isinstance(item, str)}
-        s_names |= {
-            names[i] for i in items if isinstance(i, Integral) and -len(names) <= i < len(names)
-        }
-    for name, dtype in zip(names, X.dtypes):
+    s_columns = set(sensitive_positions(sensitive, names, len(names)))
+    for j, (name, dtype) in enumerate(zip(names, X.dtypes)):
         kind = getattr(dtype, "kind", "O")
-        if name not in s_names and kind in "mMc":
+        if j not in s_columns and kind in "mMc":
             what, remedy = {
                 "m": ("timedeltas", "convert it to seconds"),
                 "M": ("datetimes", "convert it to numbers, e.g. seconds since a date"),
@@ -587,3 +581,24 @@ def _check_frame_columns(X, *, numeric, sensitive):
                 f"column {name!r} of X holds {what}, which this mechanism cannot release as "
                 f"numbers: {remedy}, or drop it."
             )
+
+
+def sensitive_positions(sensitive, names, n_columns):
+    """Positions of the columns ``sensitive`` names, read before ``X`` is validated.
+
+    Tolerant: a name not among ``names`` (None for an array) or an index out
+    of range is skipped; :meth:`BaseMechanism._resolve_sensitive_columns`
+    reports those after validation, naming them.
+    """
+    if sensitive is None or isinstance(sensitive, slice):
+        return []
+    items = list(sensitive) if _is_arraylike_not_scalar(sensitive) else [sensitive]
+    names = list(names) if names is not None else []
+    out = []
+    for item in items:
+        if isinstance(item, str) and item in names:
+            out.append(names.index(item))
+        elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
+            if -n_columns <= item < n_columns:
+                out.append(int(item) % n_columns)
+    return out

@@ -6,7 +6,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._base import BaseMechanism, sensitive_positions
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import (
     entropy,
@@ -30,21 +30,6 @@ def _numeric_column(column):
     except (TypeError, ValueError):
         return False
     return True
-
-
-def _sensitive_positions(sensitive, frame, n_columns):
-    """Positions of the S columns named by ``sensitive`` (names need a DataFrame)."""
-    if sensitive is None:
-        return []
-    items = list(sensitive) if np.ndim(sensitive) else [sensitive]
-    names = [str(c) for c in frame.columns] if frame is not None else []
-    out = []
-    for item in items:
-        if isinstance(item, str) and item in names:
-            out.append(names.index(item))
-        elif isinstance(item, (Integral, np.integer)) and -n_columns <= item < n_columns:
-            out.append(int(item) % n_columns)
-    return out
 
 
 def pd_frame_like(frame, values):
@@ -490,7 +475,8 @@ class PPANTransformer(BaseMechanism):
         if values.ndim != 2:
             return super()._validate_X(X, reset=reset)
         if reset:
-            s_cols = set(_sensitive_positions(self.sensitive, frame, values.shape[1]))
+            names = None if frame is None else [str(c) for c in frame.columns]
+            s_cols = set(sensitive_positions(self.sensitive, names, values.shape[1]))
             for j in candidates:
                 if j not in s_cols and not _numeric_column(values[:, j]):
                     self._label_positions[j] = np.array(
