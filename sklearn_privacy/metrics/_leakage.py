@@ -19,6 +19,8 @@ from threadpoolctl import threadpool_limits
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import (
     encode_symbols,
+    entropy,
+    entropy_from_samples,
     gaussian_mutual_information,
     mutual_information_from_samples,
 )
@@ -244,9 +246,9 @@ def _gaussian_estimate(sensitive, release):
     solved = np.linalg.solve(within, means.T)  # W^-1 m_c, one column per class
     scores = t_block @ solved - 0.5 * np.sum(means.T * solved, axis=0) + np.log(prior)
     log_posterior = scores - logsumexp(scores, axis=1, keepdims=True)
-    entropy = -np.sum(prior * np.log(prior))
-    value = entropy + np.mean(log_posterior[np.arange(codes.size), codes])
-    return float(min(max(value, 0.0), entropy))
+    h_s = entropy(prior)
+    value = h_s + np.mean(log_posterior[np.arange(codes.size), codes])
+    return float(min(max(value, 0.0), h_s))
 
 
 @validate_params(
@@ -390,9 +392,7 @@ def _entropy_bound(sensitive):
     """
     if is_continuous(sensitive):
         return float("inf")
-    counts = np.bincount(encode_symbols(sensitive, name="sensitive")[0])
-    p = counts[counts > 0] / counts.sum()
-    return float(-np.sum(p * np.log(p)))
+    return entropy_from_samples(sensitive)
 
 
 def default_adversary(discrete):
