@@ -11,6 +11,7 @@ from sklearn_privacy.dp._estimation import _clip_to_ball
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import (
+    _BetaAtOrBelowCritical,
     gaussian_information_bottleneck,
     gaussian_privacy_funnel,
 )
@@ -331,8 +332,8 @@ class GaussianIBTransformer(_GaussianMechanism):
                     f"{exc} (covariance of the released columns or of the "
                     f"{'sensitive' if self.objective == 'funnel' else 'relevance'} variable)"
                 ) from exc
-            if "critical value" in str(exc) and self.fit_data == "private":
-                raise ValueError(self._private_critical_message(exc, rows)) from exc
+            if isinstance(exc, _BetaAtOrBelowCritical) and self.fit_data == "private":
+                raise ValueError(self._private_critical_message(exc.critical, rows)) from exc
             raise
         A = sol["components"]
         self.components_ = A
@@ -374,9 +375,9 @@ class GaussianIBTransformer(_GaussianMechanism):
                 A, cov_x, cov_xy, cov_y, cov_t, self.radius_
             )
 
-    def _private_critical_message(self, exc, rows):
+    def _private_critical_message(self, critical, rows):
         """The refusal of a private fit, with its cause: the noise of the private covariance."""
-        critical = str(exc).split("critical value ")[1].split(" ")[0]
+        critical = "inf" if np.isinf(critical) else f"{critical:.6g}"
         budget = (
             f"fit_epsilon={self.fit_epsilon!r}"
             if self.fit_epsilon is not None

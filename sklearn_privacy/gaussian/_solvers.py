@@ -99,6 +99,14 @@ def _l2_solution(s, v, beta, excess, n_components):
 _LAMBDA_FLOOR = 1e-12
 
 
+class _BetaAtOrBelowCritical(ValueError):
+    """The bottleneck's refusal, with the smallest critical value (for a caller's message)."""
+
+    def __init__(self, message, *, critical):
+        super().__init__(message)
+        self.critical = critical
+
+
 def _critical(lam):
     with np.errstate(divide="ignore"):
         return 1.0 / (1.0 - lam)
@@ -175,10 +183,11 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
     lam, vecs, *_ = _relevance_eigen(cov_x, cov_xy, cov_y, "cov_y")
     critical = _critical(lam)
     if beta <= critical.min():
-        raise ValueError(
+        raise _BetaAtOrBelowCritical(
             f"beta={beta!r} is at or below the smallest critical value "
             f"{critical.min():.6g} = 1 / (1 - lambda_min): the bottleneck releases nothing. "
-            "Choose a larger beta."
+            "Choose a larger beta.",
+            critical=float(critical.min()),
         )
     keep = beta > critical
     # thesis eq. 4.10 with v^T Sigma_x v = 1. lambda = 0 (Y determines a direction) asks
