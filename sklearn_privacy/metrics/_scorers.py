@@ -122,10 +122,17 @@ class _MechanismScorer:
                 "columns and no `sensitive` metadata reached the scorer (enable metadata "
                 "routing and pass sensitive=... to fit of GridSearchCV/cross_validate)."
             )
-        release = np.asarray(mechanism.transform(X_mech))
-        return self._sign * self._measure(mechanism, X_release, release, S, y)
+        value = self._measure_without_release(mechanism, X_release, S)
+        if value is None:
+            release = np.asarray(mechanism.transform(X_mech))
+            value = self._measure(mechanism, X_release, release, S, y)
+        return self._sign * value
 
     _needs_sensitive = True
+
+    def _measure_without_release(self, mechanism, X_release, S):
+        """A measure that needs no release (None: release the fold and measure it)."""
+        return None
 
     def _measure(self, mechanism, X_release, release, S, y):  # pragma: no cover
         raise NotImplementedError
@@ -160,10 +167,19 @@ class _MechanismScorer:
         return f"make_{self._name}_scorer({args})"
 
 
-def _exact_leakage(mechanism, X_release, S):
-    """``I(S; U)`` on the rows from the mechanism's release distribution, or None."""
+def _exact_leakage(mechanism, X_release, S, required=False):
+    """``I(S; U)`` on the rows from the mechanism's release distribution.
+
+    None when the release is not finite with known probabilities, an error
+    saying so when ``required``.
+    """
     probabilities = mechanism._release_distribution(X_release, S)
     if probabilities is None:
+        if required:
+            raise ValueError(
+                f"{type(mechanism).__name__} does not release finitely many values with "
+                "known probabilities: estimate its leakage from a release with leakage_score."
+            )
         return None
     codes, symbols = encode_symbols(S, name="sensitive")
     joint = np.zeros((len(symbols), probabilities.shape[1]))
@@ -225,33 +241,18 @@ def exact_leakage_score(estimator, X, *, sensitive=None):
     X_release, S = mechanism.split_sensitive(X_mech, sensitive)
     if S is None:
         raise ValueError("exact_leakage_score needs S: as columns of X or as `sensitive`.")
-    value = _exact_leakage(mechanism, X_release, S)
-    if value is None:
-        raise ValueError(
-            f"{type(mechanism).__name__} does not release finitely many values with known "
-            "probabilities: estimate its leakage from a release with leakage_score."
-        )
-    return value
+    return _exact_leakage(mechanism, X_release, S, required=True)
 
 
 class _LeakageScorer(_MechanismScorer):
     _name = "leakage"
 
-    def __call__(self, estimator, X, y=None, **metadata):
-        if self._kwargs["estimator"] not in ("auto", "exact"):
-            return super().__call__(estimator, X, y, **metadata)
-        sensitive = metadata.pop("sensitive", None)
-        if metadata:
-            raise TypeError(f"{self!r} got unexpected metadata {sorted(metadata)}.")
-        mechanism, X_mech = find_mechanism(estimator, X)
-        X_release, S = mechanism.split_sensitive(X_mech, sensitive)
-        if S is not None:
-            value = _exact_leakage(mechanism, X_release, S)
-            if value is not None:
-                return self._sign * value
-        if self._kwargs["estimator"] == "exact":
-            return self._sign * exact_leakage_score(mechanism, X_mech, sensitive=sensitive)
-        return super().__call__(estimator, X, y, sensitive=sensitive)
+    def _measure_without_release(self, mechanism, X_release, S):
+        """The exact leakage where the mechanism allows it ("auto", "exact")."""
+        estimator = self._kwargs["estimator"]
+        if estimator not in ("auto", "exact"):
+            return None
+        return _exact_leakage(mechanism, X_release, S, required=estimator == "exact")
 
     def _measure(self, mechanism, X_release, release, S, y):
         return leakage_score(S, release, **self._kwargs)
