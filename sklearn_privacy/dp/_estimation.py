@@ -646,10 +646,9 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     # Post-processing: the estimates carry independent noise (each refinement's
     # offset cancels the noise of the centre it started from): weigh them by the
     # inverse of their noise variances.
-    weights = np.array([1.0 / sd**2 for _, sd in estimates])
-    weights /= weights.sum()
-    mean = sum(w * c for w, (c, _) in zip(weights, estimates))
-    mean_error = noise_norm(1.0 / np.sqrt(sum(1.0 / sd**2 for _, sd in estimates)))
+    precisions = np.array([1.0 / sd**2 for _, sd in estimates])
+    mean = precisions @ np.array([c for c, _ in estimates]) / precisions.sum()
+    mean_error = noise_norm(1.0 / np.sqrt(precisions.sum()))
 
     if not public_radius:
         found = centred_radius(mean, "final radius", "radius around the mean")
