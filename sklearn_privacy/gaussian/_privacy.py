@@ -12,6 +12,7 @@ import warnings
 from numbers import Real
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import _S_COLUMNS, BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
@@ -111,8 +112,6 @@ class _GaussianMechanism(BaseMechanism):
 
     def _split_for_release(self, X):
         """The released columns; S is dropped unread (the release does not use it)."""
-        from sklearn.utils.validation import check_is_fitted
-
         check_is_fitted(self)
         return self._split_sensitive(self._validate_X(X, reset=False))[0], None
 
@@ -130,10 +129,10 @@ class _GaussianMechanism(BaseMechanism):
         ``"continuous"`` for a private one, whose classes are private.
         """
         classes = getattr(self, "classes", "auto")
+        if self._encoding_read_off_rows():
+            return sensitive_design_matrix(values, name)
         if not (isinstance(classes, str) and classes == "auto"):
             return declared_design_matrix(values, classes, name)
-        if self.fit_data == "public":
-            return sensitive_design_matrix(values, name)
         try:
             return declared_design_matrix(values, "continuous", name)
         except ValueError as exc:
@@ -143,10 +142,14 @@ class _GaussianMechanism(BaseMechanism):
                 "classes=[...]."
             ) from exc
 
+    def _encoding_read_off_rows(self):
+        """Whether the encoding of S and y is read off the rows: a public fit with ``"auto"``."""
+        classes = getattr(self, "classes", "auto")
+        return self.fit_data == "public" and isinstance(classes, str) and classes == "auto"
+
     def _declared_encoder(self, name, n_source_columns):
         """The encoder of S or y when it needs no look at the rows (else None)."""
-        classes = getattr(self, "classes", "auto")
-        if self.fit_data == "public" and isinstance(classes, str) and classes == "auto":
+        if self._encoding_read_off_rows():
             return None
         return _DeclaredEncoder(self, name, n_source_columns)
 
@@ -379,8 +382,6 @@ class _GaussianMechanism(BaseMechanism):
         epsilon : float
         delta : float
         """
-        from sklearn.utils.validation import check_is_fitted
-
         check_is_fitted(self, "accountant_")
         return self.accountant_.epsilon(self.delta_), self.delta_
 
