@@ -1,0 +1,104 @@
+"""Built-in distortion matrices ``d(y, u)`` between categorical records.
+
+A record is one row of categorical values (one symbol of a joint alphabet).
+Every built-in distortion averages a per-column distortion over the columns, so
+that with one column it is the textbook one:
+
+- ``"hamming"``: the fraction of columns whose values differ (0/1 for one column);
+- ``"absolute"`` and ``"squared"``: the mean absolute or squared difference of
+  the *ordinal codes* of the values, the position of each value among the
+  sorted values of its column;
+- ``"sqeuclidean"``: the squared Euclidean distance between the records read as
+  numbers, a *sum* over the columns (the squared-error distortion of a release
+  of numeric columns, as :class:`~sklearn_privacy.PPANTransformer` budgets it).
+"""
+
+import numpy as np
+
+__all__ = ["DISTORTIONS", "distortion_matrix"]
+
+# The distortions of categorical records (every column averaged), and all kinds.
+DISTORTIONS = ("hamming", "absolute", "squared")
+_KINDS = (*DISTORTIONS, "sqeuclidean")
+
+
+def _ordinal_codes(column_y, column_u):
+    """Positions of both columns' values in their sorted union."""
+    try:
+        values = np.unique(np.concatenate([column_y, column_u]))
+        return np.searchsorted(values, column_y), np.searchsorted(values, column_u)
+    except TypeError as exc:
+        raise TypeError(
+            f"ordinal distortions need values that can be ordered, got mixed types ({exc})."
+        ) from None
+
+
+def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
+    """Distortion ``d(y, u)`` between every input record and every output record.
+
+    Parameters
+    ----------
+    records_y : array-like of shape (n_y, n_columns) or (n_y,)
+        The input alphabet, one record per row.
+    records_u : array-like of shape (n_u, n_columns) or (n_u,), default=None
+        The output alphabet; ``records_y`` by default.
+    kind : {"hamming", "absolute", "squared", "sqeuclidean"}, default="hamming"
+        Per-column distortion, averaged over the columns, except
+        ``"sqeuclidean"``:
+
+        - ``"hamming"``: 1 when the values differ, 0 otherwise;
+        - ``"absolute"``: ``|i - j|`` of the ordinal codes ``i, j`` of the values;
+        - ``"squared"``: ``(i - j) ** 2`` of the ordinal codes;
+        - ``"sqeuclidean"``: ``sum_k (y_k - u_k) ** 2`` of the values as
+          numbers, summed (not averaged) over the columns.
+
+    Returns
+    -------
+    ndarray of shape (n_y, n_u)
+
+    See Also
+    --------
+    sklearn_privacy.discrete.min_achievable_distortion : Least budget a mapping can meet
+        under this matrix.
+    sklearn_privacy.discrete.min_average_leakage_mapping : Mapping of least leakage under a budget on this distortion.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils._distortion import distortion_matrix
+    >>> distortion_matrix([0, 1, 2], kind="squared")
+    array([[0., 1., 4.],
+           [1., 0., 1.],
+           [4., 1., 0.]])
+    >>> distortion_matrix([["a", "x"], ["b", "x"]], kind="hamming")
+    array([[0. , 0.5],
+           [0.5, 0. ]])
+    """
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}.")
+    Y = np.asarray(records_y)
+    U = Y if records_u is None else np.asarray(records_u)
+    Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
+    U = U.reshape(-1, 1) if U.ndim == 1 else U
+    if Y.ndim != 2 or U.ndim != 2 or Y.shape[1] != U.shape[1]:
+        raise ValueError(
+            f"records_y and records_u must have the same number of columns, got shapes "
+            f"{Y.shape} and {U.shape}."
+        )
+    if kind == "sqeuclidean":
+        try:
+            Y, U = Y.astype(np.float64), U.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "kind='sqeuclidean' reads the records as numbers; give numeric records or an "
+                "ordinal kind ('absolute', 'squared')."
+            ) from None
+        return np.sum((Y[:, None, :] - U[None, :, :]) ** 2, axis=2)
+    out = np.zeros((Y.shape[0], U.shape[0]))
+    for k in range(Y.shape[1]):
+        if kind == "hamming":
+            out += Y[:, k][:, None] != U[:, k][None, :]
+            continue
+        cy, cu = _ordinal_codes(Y[:, k], U[:, k])
+        diff = np.abs(cy[:, None] - cu[None, :]).astype(float)
+        out += diff if kind == "absolute" else diff**2
+    return out / Y.shape[1]

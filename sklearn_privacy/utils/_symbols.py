@@ -1,0 +1,304 @@
+"""Joint symbols of categorical rows: one encoder, one lookup, one sampler.
+
+Every discrete part of the library reads a table of categorical columns as a
+sequence of *symbols*, the distinct rows. This module holds the three
+primitives they share:
+
+- :func:`encode_rows`: integer code of each row and the distinct rows, in
+  lexicographic order of the columns (what :func:`numpy.unique` gives for
+  numbers), for any dtype;
+- :class:`RowIndex`: the code of new rows among fitted records, vectorised,
+  with unseen rows reported or marked ``-1``;
+- :class:`CategoricalSampler`: inverse-CDF draws from the rows of a table of
+  probabilities (or from groups of weighted outcomes), one
+  :func:`numpy.searchsorted` for all samples.
+"""
+
+import numpy as np
+
+__all__ = ["CategoricalSampler", "RowIndex", "encode_rows"]
+
+# Mixed-radix keys of rows fit an int64 while the product of the column sizes does.
+_KEY_BITS = 62
+
+
+def _as_table(values, name):
+    values = np.asarray(values)
+    if values.ndim == 0 or values.ndim > 2:
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {values.shape}.")
+    if values.shape[0] == 0:
+        raise ValueError(f"{name} is empty.")
+    return values
+
+
+def _column_categories(column):
+    """Sorted distinct values of a column and each cell's position among them.
+
+    Values that cannot be ordered against each other (mixed types in an object
+    column) are ordered by their ``repr``.
+    """
+    try:
+        return np.unique(column, return_inverse=True)
+    except TypeError:
+        keys = np.array([repr(v) for v in column.tolist()])
+        _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
+        return column[first], codes
+
+
+def _row_keys(column_codes, radix):
+    """Mixed-radix int64 key of each row of column codes, or None if it could overflow."""
+    if np.sum(np.log2(np.maximum(radix, 1))) >= _KEY_BITS:
+        return None
+    weights = np.cumprod(np.r_[1, radix[::-1][:-1]])[::-1].astype(np.int64)
+    return column_codes @ weights
+
+
+def encode_rows(values, *, name="values"):
+    """Integer code of each row (or element) of ``values`` and the distinct rows.
+
+    A 2-D array is read row by row, so that several categorical columns form
+    one joint alphabet; a 2-D array of one column is read as 1-D.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,) or (n_samples, n_columns)
+        Symbols of any dtype; object values that cannot be ordered against
+        each other are ordered by their ``repr``.
+    name : str, default="values"
+        The name used in error messages.
+
+    Returns
+    -------
+    codes : ndarray of int64 of shape (n_samples,)
+        Codes in ``range(n_symbols)``.
+    symbols : ndarray of shape (n_symbols,) or (n_symbols, n_columns)
+        The distinct values (or rows), in lexicographic order of the columns.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils._symbols import encode_rows
+    >>> codes, symbols = encode_rows([["b", 2], ["a", 5], ["b", 2]])
+    >>> codes.tolist(), symbols.tolist()
+    ([1, 0, 1], [['a', '5'], ['b', '2']])
+    """
+    values = _as_table(values, name)
+    if values.ndim == 2 and values.shape[1] == 1:
+        values = values[:, 0]
+    if values.ndim == 1:
+        symbols, codes = _column_categories(values)
+        return codes.reshape(-1).astype(np.int64), symbols
+    columns = [_column_categories(values[:, k]) for k in range(values.shape[1])]
+    column_codes = np.stack([codes.reshape(-1) for _, codes in columns], axis=1)
+    radix = np.array([len(categories) for categories, _ in columns], dtype=np.int64)
+    keys = _row_keys(column_codes, radix)
+    if keys is None:
+        _, first, codes = np.unique(
+            column_codes, axis=0, return_index=True, return_inverse=True
+        )
+    else:
+        _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
+    return codes.reshape(-1).astype(np.int64), values[first]
+
+
+class RowIndex:
+    """Code of each row of new data among a fixed list of distinct records.
+
+    Parameters
+    ----------
+    records : array-like of shape (n_records,) or (n_records, n_columns)
+        Distinct records; a row's code is its position in this list.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils._symbols import RowIndex
+    >>> index = RowIndex([[0, 1], [1, 0]])
+    >>> index.codes([[1, 0], [0, 1], [1, 0]]).tolist()
+    [1, 0, 1]
+    >>> index.codes([[1, 1]], unknown=-1).tolist()
+    [-1]
+    """
+
+    def __init__(self, records):
+        records = _as_table(records, "records")
+        self.records = records.reshape(records.shape[0], -1)
+        self._categories = []
+        column_codes = np.empty(self.records.shape, dtype=np.int64)
+        for k in range(self.records.shape[1]):
+            categories, codes = _column_categories(self.records[:, k])
+            self._categories.append(categories)
+            column_codes[:, k] = codes.reshape(-1)
+        self._radix = np.array([len(c) for c in self._categories], dtype=np.int64)
+        keys = _row_keys(column_codes, self._radix)
+        if keys is None:
+            # Too many combinations for an int64 key: code the column codes instead.
+            _, keys = np.unique(column_codes, axis=0, return_inverse=True)
+            self._wide = {tuple(row): i for i, row in enumerate(column_codes.tolist())}
+        else:
+            self._wide = None
+        self._order = np.argsort(keys, kind="stable")
+        self._sorted_keys = keys.reshape(-1)[self._order]
+        if np.any(np.diff(self._sorted_keys) == 0):
+            raise ValueError("records must be distinct rows.")
+
+    def _column_codes(self, values):
+        """Position of each cell among its column's categories, and whether it was seen."""
+        codes = np.zeros(values.shape, dtype=np.int64)
+        known = np.zeros(values.shape, dtype=bool)
+        for k, categories in enumerate(self._categories):
+            column = values[:, k]
+            if categories.dtype.kind == "O" or column.dtype.kind == "O":
+                # Object values may not order against the categories: look up the distinct ones.
+                distinct, inverse = _column_categories(column)
+                table = {value: i for i, value in enumerate(categories.tolist())}
+                found = np.array([table.get(v, -1) for v in distinct.tolist()], dtype=np.int64)
+                found = found[inverse.reshape(-1)]
+            else:
+                try:
+                    position = np.searchsorted(categories, column)
+                except TypeError:
+                    continue  # a type the categories do not compare with: unseen
+                position = np.minimum(position, len(categories) - 1)
+                found = np.where(categories[position] == column, position, -1)
+            known[:, k] = found >= 0
+            codes[:, k] = np.maximum(found, 0)
+        return codes, known
+
+    def codes(self, values, *, name="X", unknown="error"):
+        """Code of each row of ``values``.
+
+        Parameters
+        ----------
+        values : array-like of shape (n_samples,) or (n_samples, n_columns)
+        name : str, default="X"
+            Name of the data in error messages.
+        unknown : "error" or -1, default="error"
+            A row not among the records raises a ``ValueError`` naming the
+            first one, or gets the code -1.
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_samples,)
+        """
+        values = _as_table(values, name)
+        values = values.reshape(values.shape[0], -1)
+        if values.shape[1] != self.records.shape[1]:
+            raise ValueError(
+                f"{name} has {values.shape[1]} columns, the records have "
+                f"{self.records.shape[1]}."
+            )
+        column_codes, known = self._column_codes(values)
+        if self._wide is not None:
+            found = np.array(
+                [self._wide.get(tuple(row), -1) for row in column_codes.tolist()], dtype=np.int64
+            )
+        else:
+            keys = _row_keys(column_codes, self._radix)
+            position = np.minimum(
+                np.searchsorted(self._sorted_keys, keys), self._sorted_keys.size - 1
+            )
+            found = np.where(self._sorted_keys[position] == keys, self._order[position], -1)
+        found = np.where(known.all(axis=1), found, -1)
+        if unknown == "error" and np.any(found < 0):
+            first = int(np.flatnonzero(found < 0)[0])
+            raise ValueError(
+                f"{name} has {int(np.sum(found < 0))} row(s) not seen at fit (first: row "
+                f"{first}, {values[first].tolist()!r}): the fitted mechanism has no symbol "
+                "for them."
+            )
+        return found
+
+
+class CategoricalSampler:
+    """Inverse-CDF draws of one outcome per requested row of a probability table.
+
+    Row ``r``'s cumulative distribution, shifted by ``r``, is increasing
+    across rows, so a single :func:`numpy.searchsorted` of ``r + u`` draws
+    every sample. An outcome of probability zero is never drawn.
+
+    Parameters
+    ----------
+    probabilities : array-like of shape (n_rows, n_outcomes)
+        Non-negative weights of each row's outcomes (normalised per row); each
+        row must have a positive sum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.utils._symbols import CategoricalSampler
+    >>> sampler = CategoricalSampler([[0.0, 1.0], [1.0, 0.0]])
+    >>> sampler.draw([0, 1, 0], np.random.default_rng(0)).tolist()
+    [1, 0, 1]
+    """
+
+    def __init__(self, probabilities):
+        P = np.asarray(probabilities, dtype=np.float64)
+        if P.ndim != 2 or P.shape[1] == 0:
+            raise ValueError(f"probabilities must be 2-D and non-empty, got shape {P.shape}.")
+        n_rows, n_outcomes = P.shape
+        groups = np.repeat(np.arange(n_rows), n_outcomes)
+        self._build(groups, P.ravel(), n_rows, outcomes=np.tile(np.arange(n_outcomes), n_rows))
+
+    @classmethod
+    def from_groups(cls, groups, weights, n_groups):
+        """Sampler of an outcome of each group, outcome ``i`` in group ``groups[i]``.
+
+        Parameters
+        ----------
+        groups : array-like of int of shape (n_outcomes,)
+            Group of each outcome, in ``range(n_groups)``.
+        weights : array-like of shape (n_outcomes,)
+            Non-negative weight of each outcome within its group.
+        n_groups : int
+
+        Returns
+        -------
+        CategoricalSampler
+            Whose :meth:`draw` takes group numbers and returns outcome indices.
+        """
+        groups = np.asarray(groups, dtype=np.int64).reshape(-1)
+        weights = np.asarray(weights, dtype=np.float64).reshape(-1)
+        order = np.argsort(groups, kind="stable")
+        sampler = cls.__new__(cls)
+        sampler._build(groups[order], weights[order], int(n_groups), outcomes=order)
+        return sampler
+
+    def _build(self, groups, weights, n_groups, *, outcomes):
+        if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise ValueError("probabilities must be finite and non-negative.")
+        totals = np.bincount(groups, weights=weights, minlength=n_groups)
+        if np.any(totals <= 0):
+            raise ValueError(
+                f"row {int(np.flatnonzero(totals <= 0)[0])} of the probabilities has no mass."
+            )
+        within = np.cumsum(weights)
+        starts = np.searchsorted(groups, np.arange(n_groups))
+        before = np.r_[0.0, within][starts]
+        cumulative = (within - before[groups]) / totals[groups]
+        ends = np.r_[starts[1:], groups.size] - 1
+        cumulative[ends] = 1.0
+        # The last outcome of positive weight of each group: rounding of r + u never passes it.
+        positive = np.flatnonzero(weights > 0)
+        self._last = np.zeros(n_groups, dtype=np.int64)
+        self._last[groups[positive]] = positive  # increasing, so the last write wins
+        self._shifted = groups + cumulative
+        self._outcomes = outcomes
+        self.n_rows = n_groups
+
+    def draw(self, rows, rng):
+        """One outcome for each entry of ``rows``.
+
+        Parameters
+        ----------
+        rows : array-like of int of shape (n_samples,)
+            Which row (group) of the table each sample is drawn from.
+        rng : numpy.random.Generator
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_samples,)
+            The outcome (column of the table, or outcome index of
+            :meth:`from_groups`) of each sample.
+        """
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+        position = np.searchsorted(self._shifted, rows + rng.random(rows.size), side="right")
+        return self._outcomes[np.minimum(position, self._last[rows])]
