@@ -11,6 +11,8 @@ import numpy as np
 from scipy.special import entr, rel_entr, xlog1py
 from sklearn.metrics import mutual_info_score
 
+from sklearn_privacy.utils._symbols import encode_rows
+
 _PMF_ATOL = 1e-8
 
 
@@ -302,8 +304,8 @@ def encode_symbols(values, *, name="values"):
     Parameters
     ----------
     values : array-like of shape (n_samples,) or (n_samples, n_columns)
-        Symbols of any type numpy can compare (objects by their ``repr`` when
-        2-D).
+        Symbols of any dtype (object values that do not order against each
+        other are ordered by their ``repr``).
     name : str, default="values"
         The name used in error messages.
 
@@ -326,24 +328,7 @@ def encode_symbols(values, *, name="values"):
     >>> codes.tolist(), symbols.tolist()
     ([1, 0, 1], [[0, 5], [1, 2]])
     """
-    values = np.asarray(values)
-    if values.ndim == 0 or values.ndim > 2:
-        raise ValueError(f"{name} must be 1-D or 2-D, got shape {values.shape}.")
-    if values.shape[0] == 0:
-        raise ValueError(f"{name} is empty.")
-    if values.ndim == 2 and values.shape[1] == 1:
-        values = values[:, 0]
-    if values.ndim == 1:
-        symbols, codes = np.unique(values, return_inverse=True)
-    else:
-        if values.dtype == object:
-            # np.unique(axis=0) does not sort object rows; compare their string form.
-            keys = np.array(["\x1f".join(map(repr, row)) for row in values])
-            _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
-            symbols = values[first]
-        else:
-            symbols, codes = np.unique(values, axis=0, return_inverse=True)
-    return codes.reshape(-1), symbols
+    return encode_rows(values, name=name)
 
 
 def _contingency_counts(a, b):

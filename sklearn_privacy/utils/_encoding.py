@@ -13,6 +13,7 @@
 
 import numpy as np
 
+from sklearn_privacy.utils._symbols import RowIndex, encode_rows
 from sklearn_privacy.utils._validation import as_2d
 
 __all__ = [
@@ -88,10 +89,7 @@ def encode_sensitive(values, name="sensitive"):
     >>> encode_sensitive([["f", 1], ["m", 0], ["f", 1]])[0].tolist()
     [0, 1, 0]
     """
-    # imported here: information/ may itself import utils (constraints)
-    from sklearn_privacy.information import encode_symbols
-
-    return encode_symbols(as_2d(values, name), name=name)
+    return encode_rows(as_2d(values, name), name=name)
 
 
 def sensitive_design_matrix(values, name="sensitive"):
@@ -171,8 +169,6 @@ def declared_design_matrix(values, classes, name="sensitive", parameter="classes
     >>> declared_design_matrix([0.5, float("nan")], "continuous").tolist()
     [[0.5], [0.0]]
     """
-    import pandas as pd
-
     arr = as_2d(values, name)
     if isinstance(classes, str):
         try:
@@ -189,7 +185,8 @@ def declared_design_matrix(values, classes, name="sensitive", parameter="classes
             f"{parameter} declares the classes of one column, but {name} has "
             f"{arr.shape[1]} columns."
         )
-    codes = pd.Categorical(arr[:, 0], categories=declared_classes(classes, parameter)).codes
+    # Values outside the declared classes (NaN included) get -1: the first class's row of zeros.
+    codes = RowIndex(declared_classes(classes, parameter)).codes(arr[:, 0], unknown=-1)
     n_classes = len(classes)
     return (codes[:, None] == np.arange(1, n_classes)[None, :]).astype(float)
 
