@@ -29,6 +29,7 @@ from numbers import Integral
 import numpy as np
 
 from sklearn_privacy.utils import as_2d, check_categorical_values
+from sklearn_privacy.utils._symbols import RowIndex, encode_rows
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
@@ -165,23 +166,15 @@ class CategoricalAlphabet:
         X = self._as_2d(X)
         self._check_values(X)
         self.n_columns_ = X.shape[1]
-        self.categories_ = []
-        column_codes = np.empty(X.shape, dtype=np.int64)
-        for k in range(X.shape[1]):
-            column = X[:, k]
-            try:
-                categories, codes = np.unique(column, return_inverse=True)
-            except TypeError as exc:
-                if any(isinstance(v, (complex, np.complexfloating)) for v in column[:1000]):
-                    raise TypeError(
-                        f"{self._column_name(k)} of {self.name} holds complex numbers, which "
-                        "have no order and are not categories: split them into two real "
-                        "columns, or convert them to strings."
-                    ) from None
-                raise TypeError(
-                    f"{self._column_name(k)} of {self.name} mixes types that cannot be "
-                    f"ordered ({exc}); give each column one type (e.g. all strings)."
-                ) from None
+        try:
+            codes, records = encode_rows(X, name=self.name, unordered="raise")
+        except TypeError:
+            for k in range(X.shape[1]):
+                self._refuse_unordered(X[:, k], k)
+            raise
+        self._index = RowIndex(records.reshape(records.shape[0], -1))
+        self.categories_ = self._index.categories
+        for k, categories in enumerate(self.categories_):
             if self.max_categories is not None and len(categories) > self.max_categories:
                 raise ValueError(
                     f"{self._column_name(k)} of {self.name} has {len(categories)} distinct "
@@ -189,23 +182,26 @@ class CategoricalAlphabet:
                     "continuous, but this mechanism takes categorical columns. Discretise it "
                     "first (e.g. KBinsDiscretizer) or raise max_categories."
                 )
-            self.categories_.append(categories)
-            column_codes[:, k] = codes.reshape(-1)
-        self._radix = np.array([len(c) for c in self.categories_], dtype=np.int64)
-        keys = self._keys(column_codes)
-        if keys is None:
-            symbols, codes = np.unique(column_codes, axis=0, return_inverse=True)
-            self._symbol_keys = None
-        else:
-            self._symbol_keys, first, codes = np.unique(
-                keys, return_index=True, return_inverse=True
-            )
-            symbols = column_codes[first]
-        codes = codes.reshape(-1)
-        self.symbols_ = symbols
-        self.n_symbols_ = symbols.shape[0]
+        self.symbols_ = self._index.column_codes(self._index.records)[0]
+        self.n_symbols_ = self.symbols_.shape[0]
         self.counts_ = np.bincount(codes, weights=sample_weight, minlength=self.n_symbols_)
         return codes
+
+    def _refuse_unordered(self, column, k):
+        """Name a column whose values cannot be ordered (complex numbers, mixed types)."""
+        try:
+            np.unique(column)
+        except TypeError as exc:
+            if any(isinstance(v, (complex, np.complexfloating)) for v in column[:1000]):
+                raise TypeError(
+                    f"{self._column_name(k)} of {self.name} holds complex numbers, which "
+                    "have no order and are not categories: split them into two real "
+                    "columns, or convert them to strings."
+                ) from None
+            raise TypeError(
+                f"{self._column_name(k)} of {self.name} mixes types that cannot be "
+                f"ordered ({exc}); give each column one type (e.g. all strings)."
+            ) from None
 
     # ------------------------------------------------------------ transform
     def encode(self, X, handle_unknown=None):
@@ -229,17 +225,14 @@ class CategoricalAlphabet:
                 f"{self.n_columns_}."
             )
         self._check_values(X)
-        column_codes, known = self._column_codes(X)
-        codes = np.full(X.shape[0], -1, dtype=np.int64)
-        rows = np.flatnonzero(known.all(axis=1))
-        if rows.size:
-            codes[rows] = self._lookup(column_codes[rows])
+        codes = self._index.codes(X, name=self.name, unknown=-1)
         unknown = np.flatnonzero(codes < 0)
         if unknown.size == 0:
             return codes
+        column_codes, known = self._index.column_codes(X[unknown])
         if handle_unknown == "error":
             i = unknown[0]
-            bad = [self._column_name(k) for k in np.flatnonzero(~known[i])]
+            bad = [self._column_name(k) for k in np.flatnonzero(~known[0])]
             detail = (
                 f"unseen value(s) in {', '.join(bad)}"
                 if bad
@@ -250,7 +243,7 @@ class CategoricalAlphabet:
                 f"{X[i].tolist()!r}: {detail}). Set handle_unknown='nearest' to map them to "
                 "the closest seen symbol."
             )
-        codes[unknown] = self._nearest(column_codes[unknown], known[unknown])
+        codes[unknown] = self._nearest(column_codes, known)
         return codes
 
     def decode(self, codes):
@@ -288,46 +281,6 @@ class CategoricalAlphabet:
 
     def _check_values(self, X):
         check_categorical_values(X, name=self.name, feature_names=self.feature_names)
-
-    def _keys(self, column_codes):
-        """Mixed-radix int64 key of each row, or None when it could overflow."""
-        if np.sum(np.log2(np.maximum(self._radix, 1))) >= 62:
-            return None
-        weights = np.cumprod(np.r_[1, self._radix[::-1][:-1]])[::-1].astype(np.int64)
-        return column_codes @ weights
-
-    def _column_codes(self, X):
-        """Category code of each cell and whether that value was seen at fit."""
-        codes = np.zeros(X.shape, dtype=np.int64)
-        known = np.zeros(X.shape, dtype=bool)
-        for k, categories in enumerate(self.categories_):
-            column = X[:, k]
-            if categories.dtype.kind == "O" or column.dtype.kind == "O":
-                # Object categories may not order against new values: a dict lookup is safe.
-                table = {value: i for i, value in enumerate(categories.tolist())}
-                found = np.array([table.get(v, -1) for v in column.tolist()], dtype=np.int64)
-                known[:, k] = found >= 0
-                codes[:, k] = np.maximum(found, 0)
-                continue
-            try:
-                position = np.searchsorted(categories, column)
-            except TypeError:
-                continue
-            position = np.minimum(position, len(categories) - 1)
-            known[:, k] = categories[position] == column
-            codes[:, k] = position
-        return codes, known
-
-    def _lookup(self, column_codes):
-        """Symbol index of rows whose every value was seen; -1 for unseen combinations."""
-        if self._symbol_keys is not None:
-            keys = self._keys(column_codes)
-            position = np.minimum(
-                np.searchsorted(self._symbol_keys, keys), len(self._symbol_keys) - 1
-            )
-            return np.where(self._symbol_keys[position] == keys, position, -1)
-        table = {tuple(row): i for i, row in enumerate(self.symbols_.tolist())}
-        return np.array([table.get(tuple(row), -1) for row in column_codes.tolist()])
 
     def _nearest(self, column_codes, known):
         """Seen symbol agreeing with each row on most columns; ties: most frequent, first."""

@@ -60,7 +60,8 @@ def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
     --------
     sklearn_privacy.discrete.min_achievable_distortion : Least budget a mapping can meet
         under this matrix.
-    sklearn_privacy.discrete.min_average_leakage_mapping : Mapping of least leakage under a budget on this distortion.
+    sklearn_privacy.discrete.min_average_leakage_mapping : Mapping of least leakage
+        under a budget on this distortion.
 
     Examples
     --------
