@@ -19,11 +19,13 @@ Every case runs in a fresh subprocess (time, peak RSS from ``getrusage``):
 ``new`` is ``ConvexPrivacyMapping.fit`` of this tree; ``baseline`` is the solver
 function of git ``--baseline-ref`` (the code before this change; the solver
 alone, so a lower bound on its estimator time) where it finishes in reasonable
-time (a run stopped at ``--baseline-timeout`` is reported as such); its
-``_convex_solvers.py`` imports this tree's ``_convex_first_order.py``, so
-``--baseline-ref HEAD`` compares the solver loop of the last commit with this
-tree's on the same helpers (one case: ``--worker adult baseline --baseline-ref
-HEAD`` then ``--worker adult new``). ``gap``
+time (a run stopped at ``--baseline-timeout`` is reported as such). The
+baseline runs the whole package of that commit (a temporary git worktree put
+first on ``PYTHONPATH`` of its worker process), so any commit compares as it
+was, also since the solvers are split over several ``_convex_*`` modules; its
+table ``P(S, Y)`` and distortion are that commit's too. One case by hand:
+``PYTHONPATH=<worktree> python bench_convex_scaling.py --worker adult baseline``
+then ``--worker adult new``. ``gap``
 is the certified bound on the distance to the optimum (first-order path), in
 nats. Targets: avg-2000 <= 15 s with gap <= 1e-5, adult <= 15 s,
 each 10-symbol fit <= 1 s. Writes ``benchmarks/results/convex_scaling.csv`` and
@@ -36,6 +38,7 @@ each 10-symbol fit <= 1 s. Writes ``benchmarks/results/convex_scaling.csv`` and
 import argparse
 import csv
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -44,7 +47,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import RESULTS, default_data_home, module_at_ref
+from _common import REPO, RESULTS, checkout_at_ref, default_data_home, remove_checkout
 
 # The commit before issue 11's part 3: the old first-order path and line search.
 BASELINE_REF = "b84e99c"
@@ -84,8 +87,18 @@ def ten_symbol_table(seed=0):
     return np.column_stack([s, y])
 
 
-def _baseline_module(ref):
-    return module_at_ref("sklearn_privacy/discrete/_convex_solvers.py", ref)
+def _baseline_module():
+    """The solver functions of the baseline package (its worker runs with the commit first on
+    ``PYTHONPATH``); refuses this tree's package, which would compare it with itself."""
+    import sklearn_privacy
+    from sklearn_privacy import discrete
+
+    if REPO in Path(sklearn_privacy.__file__).resolve().parents:
+        raise RuntimeError(
+            "the baseline worker imported this tree's sklearn_privacy: put the checkout of "
+            "the baseline commit first on PYTHONPATH."
+        )
+    return discrete
 
 
 def _fit(X, weights, budget, objective, distortion="hamming", solver="auto"):
@@ -107,7 +120,7 @@ def _fit(X, weights, budget, objective, distortion="hamming", solver="auto"):
     return mech, seconds
 
 
-def run_case(case, impl, ref):
+def run_case(case, impl):
     """One measurement (in its own process); returns a list of rows."""
     rows = []
     if case == "10-symbol":
@@ -121,7 +134,7 @@ def run_case(case, impl, ref):
                         leak, gap, solver = mech.leakage_, mech.gap_, mech.solver_
                     else:
                         mech, _ = _fit(X, None, budget, objective, distortion)
-                        old = _baseline_module(ref)
+                        old = _baseline_module()
                         fn = (
                             old.min_average_leakage_mapping
                             if objective == "average_leakage"
@@ -161,7 +174,7 @@ def run_case(case, impl, ref):
         from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
         from sklearn_privacy.discrete._distortion import distortion_matrix
 
-        old = _baseline_module(ref)
+        old = _baseline_module()
         x_alpha = CategoricalAlphabet(max_categories=None)
         x_codes = x_alpha.fit_encode(X[:, 1:], weights)
         s_codes = CategoricalAlphabet(max_categories=None).fit_encode(X[:, :1], weights)
@@ -177,14 +190,21 @@ def run_case(case, impl, ref):
     return [{"case": case, "seconds": seconds, "gap": gap, "leakage": leak, "solver": solver}]
 
 
-def measure(case, impl, ref, timeout=None):
-    """Run one case in a fresh interpreter: rows plus its peak RSS (``timeout``: stop it)."""
+def measure(case, impl, package_root=None, timeout=None):
+    """Run one case in a fresh interpreter: rows plus its peak RSS (``timeout``: stop it).
+
+    ``package_root``: a checkout whose ``sklearn_privacy`` the worker imports (the baseline).
+    """
+    env = dict(os.environ)
+    if package_root is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(package_root), env.get("PYTHONPATH", "")])
     try:
         out = subprocess.run(
-            [sys.executable, __file__, "--worker", case, impl, "--baseline-ref", ref],
+            [sys.executable, __file__, "--worker", case, impl],
             capture_output=True,
             text=True,
             cwd=Path(__file__).resolve().parent,
+            env=env,
             timeout=timeout,
         )
     except subprocess.TimeoutExpired:
@@ -210,7 +230,7 @@ def main():
     args = parser.parse_args()
     if args.worker:
         case, impl = args.worker
-        rows = run_case(case, impl, args.baseline_ref)
+        rows = run_case(case, impl)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         for row in rows:
             row["impl"], row["peak_mb"] = impl, peak
@@ -223,19 +243,27 @@ def main():
     print(
         f"{'case':34s} {'impl':8s} {'seconds':>8} {'gap':>9} {'leakage':>12} {'peak MB':>8} solver"
     )
-    for case in args.cases:
-        impls = ["new"]
-        if not args.no_baseline and case in baseline_cases:
-            impls.append("baseline")
-        for impl in impls:
-            timeout = args.baseline_timeout if impl == "baseline" else None
-            for row in measure(case, impl, args.baseline_ref, timeout):
-                rows.append(row)
-                print(
-                    f"{row['case']:34s} {impl:8s} {row['seconds']:8.3f} {row['gap']:9.2e} "
-                    f"{row['leakage']:12.8f} {row['peak_mb']:8.0f} {row['solver']}",
-                    flush=True,
+    with_baseline = not args.no_baseline and baseline_cases & set(args.cases)
+    checkout = checkout_at_ref(args.baseline_ref) if with_baseline else None
+    try:
+        for case in args.cases:
+            impls = ["new"]
+            if with_baseline and case in baseline_cases:
+                impls.append("baseline")
+            for impl in impls:
+                root, timeout = (
+                    (checkout, args.baseline_timeout) if impl == "baseline" else (None, None)
                 )
+                for row in measure(case, impl, root, timeout):
+                    rows.append(row)
+                    print(
+                        f"{row['case']:34s} {impl:8s} {row['seconds']:8.3f} {row['gap']:9.2e} "
+                        f"{row['leakage']:12.8f} {row['peak_mb']:8.0f} {row['solver']}",
+                        flush=True,
+                    )
+    finally:
+        if checkout is not None:
+            remove_checkout(checkout)
     by = {(r["case"], r["impl"]): r for r in rows}
     for (case, impl), row in by.items():
         if impl == "new" and (case, "baseline") in by:

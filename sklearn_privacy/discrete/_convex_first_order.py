@@ -1,9 +1,16 @@
-"""First-order solvers of the Thm. 1 program for large alphabets.
+"""Building blocks of the first-order path: KL projections onto the budget, dual bounds.
 
-The accelerated mirror descent of :mod:`sklearn_privacy.discrete._convex_solvers`
-works on the rows of ``Q = P(U | Y)``; this module keeps its iterates in a
-factored form so that one iteration costs a few passes over an ``n_y x n_u``
-array instead of several dozen:
+The mirror-descent loops of :mod:`sklearn_privacy.discrete._convex_first_order_loops`
+work on the rows of ``Q = P(U | Y)``; this module holds the steps they repeat,
+on plain arrays and nothing else (numpy only, no problem checks):
+
+- :func:`budget_projection` and :func:`dual_bound`, the KL projection of
+  ``softmax(logits)`` onto ``E[d] <= budget`` and the Lagrange dual bound, for
+  any distortion matrix;
+- their twins through the levels of ``d`` (:class:`DistortionLevels`,
+  :func:`project_levels`, :func:`dual_bound_levels`, :func:`mirror_step_levels`),
+  which keep the iterates in a factored form so that one iteration costs a few
+  passes over an ``n_y x n_u`` array instead of several dozen:
 
 - the gradient of ``I(S; U)`` divided by ``p_Y`` is ``G = P(S | Y)^T log P(S | U)``,
   of rank ``n_s``, so the mirror iterate is ``softmax(M - P(S|Y)^T A - lam d)``
@@ -21,12 +28,18 @@ import numpy as np
 __all__ = [
     "DistortionLevels",
     "blocked_combination",
+    "budget_projection",
+    "dual_bound",
     "dual_bound_levels",
+    "maximise_concave",
     "mirror_step_levels",
     "project_levels",
+    "softmax_rows",
 ]
 
 _TINY = 1e-300
+# exp(-600) ~ 1e-261: entries below it are zero for every purpose here, and
+# keeping them out of the subnormal range keeps the matrix products fast.
 _LOG_FLOOR = -600.0
 # Largest number of distinct distortion values handled by level sums.
 MAX_LEVELS = 32
@@ -173,6 +186,47 @@ def _level_moments(log_sums, values, lam):
     mean = w @ values
     var = w @ (values * values) - mean**2
     return (top + np.log(z)).ravel(), mean, np.maximum(var, 0.0)
+
+
+def softmax_rows(z):
+    """Row softmax of ``z``; logits more than 600 below their row's top count as 600 below."""
+    z = np.maximum(z - z.max(axis=1, keepdims=True), _LOG_FLOOR)
+    Q = np.exp(z)
+    Q /= Q.sum(axis=1, keepdims=True)
+    return Q
+
+
+def budget_projection(logits, distortion, p_y, budget, lam, *, distortion_sq=None, rtol=1e-9):
+    """KL projection of ``softmax(logits)`` onto ``E[d] <= budget``.
+
+    The projection is ``softmax(logits - lam * d)`` with the least ``lam >= 0``
+    that meets the budget; ``lam`` is found by safeguarded Newton steps
+    (``dE/dlam = -sum_y p_y Var_{Q_y}(d)``) from the warm start ``lam``. The
+    budget is met to ``rtol * budget``: the iterates need no more, and the
+    returned mapping is made exactly feasible by
+    :func:`~sklearn_privacy.discrete._convex_problem._clean_mapping`. The twin
+    of :func:`project_levels` for a matrix ``d`` of many distinct values.
+    """
+    if distortion_sq is None:
+        distortion_sq = distortion * distortion
+    lo, hi = 0.0, np.inf
+    lam = max(float(lam), 0.0)
+    for _ in range(100):
+        Q = softmax_rows(logits - lam * distortion if lam > 0 else logits)
+        rows = np.einsum("ij,ij->i", Q, distortion)
+        excess = float(p_y @ rows) - budget
+        if (excess <= 0 and lam == 0) or abs(excess) <= rtol * budget:
+            return Q, lam
+        if excess > 0:
+            lo = lam
+        else:
+            hi = lam
+        slope = float(p_y @ (np.einsum("ij,ij->i", Q, distortion_sq) - rows**2))
+        new = lam + excess / max(slope, _TINY)
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi) if np.isfinite(hi) else max(2.0 * lam, lam + 1.0)
+        lam = new
+    return Q, lam
 
 
 def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None):
@@ -344,6 +398,28 @@ def blocked_combination(x, a, z, b, *, scratch, block=32):
         xb *= a
         xb += t
     return x
+
+
+def dual_bound(G, distortion, p_y, budget, h_s, lam_hint):
+    """Lagrange dual bound on the optimum from the posteriors behind ``G``.
+
+    For any posteriors ``p(s|u)`` (``G[y, u] = sum_s p(s|y) log p(s|u)``) and
+    ``lam >= 0``, ``OPT >= H(S) + sum_y p_y min_u [G + lam d] - lam budget``
+    (weak duality: ``-H(S|U) = max_r sum J log r``). The bound is concave and
+    piecewise linear in ``lam``: maximised by bisection on its slope. The twin
+    of :func:`dual_bound_levels` for a matrix ``d`` of many distinct values.
+    """
+    rows = np.arange(G.shape[0])
+
+    def value_slope(lam):
+        A = G + lam * distortion
+        best = A.argmin(axis=1)
+        return (
+            h_s + float(p_y @ A[rows, best]) - lam * budget,
+            float(p_y @ distortion[rows, best]) - budget,
+        )
+
+    return maximise_concave(value_slope, max(lam_hint, 1e-3), n_bracket=60, n_bisect=40, rtol=0.0)
 
 
 def dual_bound_levels(row_minima, values, p_y, budget, h_s):

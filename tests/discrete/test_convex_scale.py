@@ -10,14 +10,16 @@ from sklearn_privacy.discrete import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.discrete import _convex_solvers as cs
 from sklearn_privacy.discrete._convex_first_order import (
     DistortionLevels,
     blocked_combination,
+    budget_projection,
+    dual_bound,
     dual_bound_levels,
     mirror_step_levels,
     project_levels,
 )
+from sklearn_privacy.discrete._convex_first_order_loops import max_leakage_certificate
 from sklearn_privacy.information import entropy, max_information_leakage
 
 
@@ -160,7 +162,7 @@ def test_level_projection_matches_dense_projection(budget):
     joint, D = _hamming_instance(seed=2)
     p_y = joint.sum(axis=0)
     logits = np.random.default_rng(3).normal(scale=3, size=D.shape)
-    dense, lam_dense = cs._budget_projection(logits.copy(), D, p_y, budget, 0.0, rtol=1e-12)
+    dense, lam_dense = budget_projection(logits.copy(), D, p_y, budget, 0.0, rtol=1e-12)
     levels = DistortionLevels.of(D)
     fast, lam_fast = project_levels(logits.copy(), levels, p_y, budget, 0.0, rtol=1e-12)
     assert lam_fast == pytest.approx(lam_dense, rel=1e-8, abs=1e-12)
@@ -184,7 +186,7 @@ def test_blocked_mirror_step_matches_dense_projection(lam_total, block, n_cols):
     base = rng.normal(size=D.shape)
     A = rng.normal(scale=2, size=(joint.shape[0], D.shape[1]))
     logits = base - p_s_given_y @ A - lam_total * D
-    dense, lam_dense = cs._budget_projection(logits, D, p_y, 0.1, 0.0, rtol=1e-12)
+    dense, lam_dense = budget_projection(logits, D, p_y, 0.1, 0.0, rtol=1e-12)
     out = np.empty(D.shape)
     assert DistortionLevels.of(D)._cell_scale == (n_cols > 1)  # which path runs
     Q, lam, release = mirror_step_levels(
@@ -229,7 +231,7 @@ def test_level_dual_bound_equals_dense_bound():
     G = (joint / p_y).T @ np.log(np.random.default_rng(5).dirichlet(np.ones(3), D.shape[1]).T)
     levels = DistortionLevels.of(D)
     for budget in (0.05, 0.2, 0.5):
-        dense = cs._dual_bound(G, D, p_y, budget, h_s, 1.0)
+        dense = dual_bound(G, D, p_y, budget, h_s, 1.0)
         fast = dual_bound_levels(levels.minima(G), levels.values, p_y, budget, h_s)
         assert fast == pytest.approx(dense, abs=1e-9)
 
@@ -276,7 +278,7 @@ def test_max_leakage_certificate_never_refutes_a_feasible_level():
         mu = rng.random(6)
         log_post = np.log(rng.dirichlet(np.ones(3), 6).T)
         for eps in (opt + 1e-6, opt + 0.05):
-            assert not cs._max_leakage_certificate(joint, D, budget, eps, mu, log_post)
+            assert not max_leakage_certificate(joint, D, budget, eps, mu, log_post)
 
 
 def test_estimator_first_order_maximum_and_gap():

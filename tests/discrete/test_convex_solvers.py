@@ -11,7 +11,9 @@ from sklearn_privacy.discrete import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.discrete import _convex_solvers as cs
+from sklearn_privacy.discrete._convex_first_order import dual_bound
+from sklearn_privacy.discrete._convex_problem import _sufficient_joint
+from sklearn_privacy.discrete._convex_programs import _AverageLeakageProgram
 from sklearn_privacy.information import entropy, max_information_leakage, mutual_information
 
 
@@ -236,14 +238,14 @@ def test_budget_below_least_distortion_says_the_least():
 def test_fallback_chain_said_at_verbose(monkeypatch, capsys):
     import cvxpy as cp
 
-    original = cs._AverageLeakageProgram.solve
+    original = _AverageLeakageProgram.solve
 
     def failing(self, budget, solver, options):
         if solver in ("CLARABEL", "SCS"):
             raise cp.error.SolverError(f"{solver} broke")
         return original(self, budget, solver, options)
 
-    monkeypatch.setattr(cs._AverageLeakageProgram, "solve", failing)
+    monkeypatch.setattr(_AverageLeakageProgram, "solve", failing)
     joint, D = _random_instance(0)
     result = min_average_leakage_mapping(joint, D, 0.2, verbose=1)
     out = capsys.readouterr().out
@@ -259,7 +261,7 @@ def test_named_solver_failure_is_clear(monkeypatch):
     def inaccurate(self, budget, solver, options):
         return "optimal_inaccurate", None
 
-    monkeypatch.setattr(cs._AverageLeakageProgram, "solve", inaccurate)
+    monkeypatch.setattr(_AverageLeakageProgram, "solve", inaccurate)
     joint, D = _random_instance(0)
     with pytest.raises(ConvexSolverError, match="SCS returned status 'optimal_inaccurate'"):
         min_average_leakage_mapping(joint, D, 0.2, solver="SCS")
@@ -321,7 +323,7 @@ def test_dual_bound_is_below_the_optimum(seed):
         rng = np.random.default_rng(seed)
         for _ in range(5):
             G = psy @ np.log(rng.dirichlet(np.ones(3), D.shape[1]).T)
-            bound = cs._dual_bound(G, D, p_y, budget, h_s, 1.0)
+            bound = dual_bound(G, D, p_y, budget, h_s, 1.0)
             assert bound <= opt["average_leakage"] + 1e-9
             grid = np.linspace(0, 20, 4001)
             brute = max(h_s + p_y @ (G + lam * D).min(axis=1) - lam * budget for lam in grid)
@@ -334,7 +336,7 @@ def test_proportional_rows_of_s_are_merged_exactly(leakage):
     # leakage; the solvers see the merged S (the counting query: 2^n rows -> n + 1).
     joint, D = _random_instance(5, n_s=3, n_y=4, n_u=4)
     split = np.vstack([0.3 * joint, 0.7 * joint])
-    assert cs._sufficient_joint(split).shape == (3, 4)
+    assert _sufficient_joint(split).shape == (3, 4)
     fn = min_average_leakage_mapping if leakage == "average" else min_maximum_leakage_mapping
     budget = _budgets(joint, D)[1]
     a, b = fn(joint, D, budget), fn(split, D, budget)

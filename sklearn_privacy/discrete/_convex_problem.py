@@ -1,0 +1,188 @@
+"""The privacy-mapping problem of privacy-statistical-inference-calmon2012: checks and clean-ups.
+
+Notation: ``joint[s, y] = P(S=s, Y=y)``, ``distortion[y, u] = d(y, u)``, and the
+mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
+``joint @ Q = P(S, U)``.
+
+This is the floor every solver of the convex mapping stands on (the cvxpy
+programs of :mod:`._convex_programs`, the first-order loops of
+:mod:`._convex_first_order_loops` and the public functions of
+:mod:`._convex_solvers`): the checks of a problem, the reductions applied before
+solving (:func:`_sufficient_joint`, :func:`_forced_mapping`), the clean-ups
+applied to a solver's mapping (:func:`_clean_mapping`, :func:`_prune_outputs`),
+the exception every solver raises, and the one place that prints the solvers'
+progress (:func:`_say`).
+"""
+
+import numpy as np
+
+from sklearn_privacy.information import entropy
+
+_TINY = 1e-300
+
+
+class ConvexSolverError(RuntimeError):
+    """A convex solver failed (or was inaccurate) on a privacy-mapping program.
+
+    See Also
+    --------
+    ConvexPrivacyMapping : The estimator whose ``fit`` can raise it.
+    min_average_leakage_mapping : One of the programs that raise it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import ConvexSolverError, min_average_leakage_mapping
+    >>> joint = np.array([[0.3, 0.1, 0.1], [0.1, 0.1, 0.3]])
+    >>> hamming = 1 - np.eye(3)
+    >>> try:  # two SCS iterations cannot reach an accurate optimum
+    ...     min_average_leakage_mapping(
+    ...         joint, hamming, 0.2, solver="SCS", solver_options={"max_iters": 2}
+    ...     )
+    ... except ConvexSolverError as exc:
+    ...     print(str(exc).split(":")[0])
+    No solver produced the average-leakage mapping
+    >>> issubclass(ConvexSolverError, RuntimeError)
+    True
+    """
+
+
+def _check_problem(joint, distortion, max_distortion=None):
+    joint = np.asarray(joint, dtype=float)
+    if joint.ndim != 2:
+        raise ValueError(f"joint must be a 2-D array P(S, Y), got shape {joint.shape}.")
+    if not np.all(np.isfinite(joint)) or np.any(joint < 0):
+        raise ValueError("joint must hold finite probabilities >= 0.")
+    total = joint.sum()
+    if abs(total - 1.0) > 1e-8 * max(1, joint.size):
+        raise ValueError(f"joint must sum to 1, it sums to {total:.12g}.")
+    if joint.shape[0] < 2:
+        raise ValueError("joint must have at least two rows (values of S).")
+    distortion = np.asarray(distortion, dtype=float)
+    if distortion.ndim != 2 or distortion.shape[0] != joint.shape[1]:
+        raise ValueError(
+            f"distortion must be a matrix of shape (n_y, n_u) = ({joint.shape[1]}, n_u), one "
+            f"row per value of Y; got shape {distortion.shape}."
+        )
+    if distortion.shape[1] < 1:
+        raise ValueError("distortion has no columns: the output alphabet is empty.")
+    if not np.all(np.isfinite(distortion)):
+        raise ValueError("distortion contains NaN or infinite values.")
+    if np.any(distortion < 0):
+        raise ValueError(
+            f"distortion has negative entries (smallest {distortion.min():.3g}); a distortion "
+            "d(y, u) must be >= 0."
+        )
+    if max_distortion is not None:
+        if not np.isfinite(max_distortion) or max_distortion < 0:
+            raise ValueError(f"max_distortion must be a finite number >= 0, got {max_distortion}.")
+        least = _least_distortion(joint, distortion)
+        if max_distortion < least - 1e-12:
+            raise ValueError(
+                f"max_distortion={max_distortion:.6g} is below the least achievable expected "
+                f"distortion {least:.6g} (every y sent to its closest output): no mapping meets "
+                "it. Raise max_distortion."
+            )
+    return joint, distortion
+
+
+def _least_distortion(joint, distortion):
+    """``sum_y P(y) min_u d(y, u)``, the least expected distortion of any mapping.
+
+    Every y sent to its closest output; a lesser budget is infeasible. The body
+    of :func:`~sklearn_privacy.discrete.min_achievable_distortion`, here so that
+    :func:`_check_problem` needs nothing from the public layer.
+    """
+    joint = np.asarray(joint, dtype=float)
+    distortion = np.asarray(distortion, dtype=float)
+    return float(joint.sum(axis=0) @ distortion.min(axis=1))
+
+
+def _closest_mapping(distortion):
+    """Deterministic mapping of each y to its closest output (first on ties)."""
+    Q = np.zeros(distortion.shape)
+    Q[np.arange(distortion.shape[0]), np.argmin(distortion, axis=1)] = 1.0
+    return Q
+
+
+def _forced_mapping(distortion, p_y, budget):
+    """The only feasible mapping when the budget is the least achievable distortion, else None.
+
+    At ``budget == sum_y P(y) min_u d(y, u)`` every row of positive mass must go
+    to its closest outputs; when each such row has a single closest output the
+    feasible set is one deterministic mapping (the first-order path would spend
+    its whole ``max_iter`` on that degenerate simplex).
+    """
+    least = float(p_y @ distortion.min(axis=1))
+    if budget > least + 1e-12 * max(1.0, least):
+        return None
+    rows = p_y > 0
+    closest = distortion[rows] == distortion[rows].min(axis=1, keepdims=True)
+    return _closest_mapping(distortion) if np.all(closest.sum(axis=1) == 1) else None
+
+
+def _clean_mapping(Q, p_y, distortion, budget):
+    """Clip and renormalise a solver's mapping, then restore ``E[d] <= budget`` exactly.
+
+    Solvers meet the constraints to their tolerance; mixing with the closest
+    mapping by the least weight that meets the budget moves the objective by
+    the same order (the objective is continuous in ``Q``).
+    """
+    Q = np.clip(np.nan_to_num(np.asarray(Q, dtype=float)), 0.0, None)
+    sums = Q.sum(axis=1, keepdims=True)
+    Q = np.where(sums > 0, Q / np.where(sums > 0, sums, 1.0), 1.0 / Q.shape[1])
+    if budget is not None:
+        expected = float(p_y @ (Q * distortion).sum(axis=1))
+        if expected > budget:
+            Q0 = _closest_mapping(distortion)
+            least = float(p_y @ (Q0 * distortion).sum(axis=1))
+            t = min(1.0, (expected - budget) / max(expected - least, _TINY) * (1 + 1e-12))
+            Q = (1 - t) * Q + t * Q0
+    return Q
+
+
+def _prune_outputs(Q, p_y, min_mass=1e-6):
+    """Drop outputs with ``P(U=u) < min_mass``, giving their mass to the row's other outputs.
+
+    The perspective constraint (32) scales with ``p_U(u)``, so a solver may
+    leave outputs of vanishing probability with any posterior; the maximum
+    leakage counts every output of positive probability, so they must go.
+    """
+    rare = (p_y @ Q) < min_mass
+    if not rare.any() or rare.all():
+        return Q
+    kept = np.where(rare[None, :], 0.0, Q)
+    sums = kept.sum(axis=1, keepdims=True)
+    return np.where(sums > 0, kept / np.where(sums > 0, sums, 1.0), Q)
+
+
+def _sufficient_joint(joint):
+    """Merge the values of S whose rows ``P(S=s, Y=.)`` are proportional; drop empty rows.
+
+    U depends on S only through Y, so S enters both leakages only through
+    ``P(Y | S=s)``: merging values of S with the same conditional leaves
+    ``I(S; U)`` and every ``H(S) - H(S | U=u)`` unchanged, and shrinks the
+    programs (the counting query's ``2^n`` databases become ``n + 1`` rows).
+    """
+    mass = joint.sum(axis=1)
+    rows = joint[mass > 0]
+    keys = np.round(rows / mass[mass > 0, None], 12)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    merged = np.zeros((group.max() + 1, joint.shape[1]))
+    np.add.at(merged, group.ravel(), rows)
+    return merged if merged.shape[0] >= 2 else joint
+
+
+def _entropy_of_s(joint):
+    """``H(S)`` of ``joint[s, y]``, renormalised (``_check_problem`` allows a sum off by 1e-8)."""
+    p_s = joint.sum(axis=1)
+    return entropy(p_s / p_s.sum())
+
+
+def _expected_distortion(Q, p_y, distortion):
+    return float(p_y @ (Q * distortion).sum(axis=1))
+
+
+def _say(verbose, message):
+    if verbose:
+        print(f"[ConvexPrivacyMapping] {message}")
