@@ -22,6 +22,7 @@ from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _check_feature_names_in
+from sklearn_privacy.utils._symbols import CategoricalSampler
 
 __all__ = []
 
@@ -152,19 +153,12 @@ class _MergeMechanism(BaseMechanism):
             )
 
     def _prepare_sampler(self):
-        """Symbols sorted by cluster and the cumulative ``P(X | cluster)`` (shifted by cluster)."""
+        """Draws of a symbol from ``P(X | cluster)``, the symbols grouped by cluster."""
         p_x = self.joint_.sum(axis=0)
-        order = np.argsort(self.mapping_, kind="stable")
-        clusters = self.mapping_[order]
-        p_cluster = np.bincount(self.mapping_, weights=p_x, minlength=self.n_clusters_)
-        within = p_x[order] / p_cluster[clusters]
-        cum = np.cumsum(within)
-        starts = np.searchsorted(clusters, np.arange(self.n_clusters_))
-        cum -= np.r_[0.0, cum][starts][clusters]  # restart the sum in each cluster
-        last = np.r_[starts[1:], clusters.size] - 1
-        cum[last] = 1.0
-        self._sample_order = order
-        self._sample_cum = clusters + cum
+        # A cluster of zero mass (its rows weighted 0) releases its symbols uniformly.
+        mass = np.bincount(self.mapping_, weights=p_x, minlength=self.n_clusters_)
+        p_x = np.where(mass[self.mapping_] > 0, p_x, 1.0)
+        self._sampler = CategoricalSampler.from_groups(self.mapping_, p_x, self.n_clusters_)
 
     def _release(self, X, S, rng):
         clusters = self.mapping_[self.alphabet_.encode(X)]
@@ -175,10 +169,7 @@ class _MergeMechanism(BaseMechanism):
             out[np.arange(clusters.size), clusters] = 1.0
             return out
         # A record of the original schema drawn from P(X | cluster): same leakage as the cluster.
-        target = clusters + rng.random(clusters.size)
-        position = np.searchsorted(self._sample_cum, target, side="right")
-        position = np.minimum(position, self._sample_cum.size - 1)
-        return self.alphabet_.decode(self._sample_order[position])
+        return self.alphabet_.decode(self._sampler.draw(clusters, rng))
 
     def _release_distribution(self, X, S):
         """The merged symbol of each row, one-hot (exact leakage).
