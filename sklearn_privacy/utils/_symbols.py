@@ -99,9 +99,7 @@ def encode_rows(values, *, name="values", unordered="repr"):
     radix = np.array([len(categories) for categories, _ in columns], dtype=np.int64)
     keys = _row_keys(column_codes, radix)
     if keys is None:
-        _, first, codes = np.unique(
-            column_codes, axis=0, return_index=True, return_inverse=True
-        )
+        _, first, codes = np.unique(column_codes, axis=0, return_index=True, return_inverse=True)
     else:
         _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
     return codes.reshape(-1).astype(np.int64), values[first]
@@ -203,8 +201,7 @@ class RowIndex:
         values = values.reshape(values.shape[0], -1)
         if values.shape[1] != self.records.shape[1]:
             raise ValueError(
-                f"{name} has {values.shape[1]} columns, the records have "
-                f"{self.records.shape[1]}."
+                f"{name} has {values.shape[1]} columns, the records have {self.records.shape[1]}."
             )
         column_codes, known = self.column_codes(values)
         if self._wide is not None:
