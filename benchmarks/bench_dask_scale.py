@@ -93,7 +93,7 @@ def same_mapping(a, b):
     return bool(
         len(sym_a) == len(sym_b)
         and all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(sym_a, sym_b))
-        and np.array_equal(a.mapping_, b.mapping_)
+        and np.array_equal(a.labels_, b.labels_)
         and np.allclose(a.joint_, b.joint_, rtol=1e-12, atol=1e-15)
     )
 

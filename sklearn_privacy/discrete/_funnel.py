@@ -6,6 +6,7 @@ from sklearn_privacy.discrete._greedy import greedy_merge
 from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["PrivacyFunnelTransformer"]
@@ -15,6 +16,7 @@ __all__ = ["PrivacyFunnelTransformer"]
 _THRESHOLD_RANGE = {"funnel": (0.7, 0.98), "bottleneck": (0.1, 0.9)}
 
 
+@Substitution()
 class PrivacyFunnelTransformer(_MergeMechanism):
     """Greedy privacy funnel: merge categories of X to hide S, keeping I(X;Y) high.
 
@@ -61,27 +63,15 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         ``multiplier_``, the paper's lambda: ``lam r`` (funnel) or ``r / lam``
         (bottleneck). Useful range about 0.1 to 10 (``SubmodularFunnel``'s
         ``lam`` means the same).
-    output : {"symbol", "onehot", "sample"}, default="symbol"
-        ``"symbol"``: one column with the merged symbol ``0 .. n_clusters_-1``;
-        ``"onehot"``: its one-hot encoding; ``"sample"``: a record of the
-        released columns drawn from ``P(X | merged symbol)`` (a realistic table
-        with the same leakage; random, seeded by ``random_state``).
-    handle_unknown : {"error", "nearest"}, default="error"
-        Rows of X whose combination was not seen at fit: raise, or use the
-        cluster of the seen combination agreeing on most columns (ties: the
-        most frequent).
-    smoothing : float, default=0.0
-        Additive pseudo-count on every cell of the empirical ``P(S, X)``.
-    max_categories : int or None, default=200
-        Largest number of distinct values of one released column; more means
-        the column is probably continuous and fit fails saying so.
-    sensitive : int, str or array-like, default=None
-        Columns of X holding S (names or indices); otherwise pass S to fit.
-    random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the draws of ``output="sample"``; each ``transform`` draws
-        afresh, an int makes the sequence of draws after ``fit`` reproducible.
-    verbose : int, default=0
-        ``1``: a progress bar over the merges (tqdm, on stderr); ``0``: silent.
+    {output}
+    {handle_unknown}
+    {smoothing}
+    {max_categories}
+    {sensitive}
+    {random_state_release}
+        Only ``output="sample"`` draws.
+    {verbose}
+        Here ``1`` shows a progress bar over the merges.
 
     Attributes
     ----------
@@ -89,7 +79,7 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         The joint alphabet of the released columns.
     joint_ : ndarray of shape (n_s, n_symbols)
         Estimated ``P(S, X)``.
-    mapping_ : ndarray of shape (n_symbols,)
+    labels_ : ndarray of shape (n_symbols,)
         Merged symbol of each symbol of ``alphabet_``.
     n_clusters_ : int
         Size of the released alphabet.

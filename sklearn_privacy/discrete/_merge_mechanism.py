@@ -100,7 +100,7 @@ class _MergeMechanism(BaseMechanism):
         self.entropy_ = entropy(self.joint_.sum(axis=0))
         labels, self.path_, n_iter = self._merge(self.joint_)
         self.n_iter_ = int(n_iter)
-        self.mapping_ = labels
+        self.labels_ = labels
         self.n_clusters_ = int(labels.max()) + 1
         merged = np.zeros((self.joint_.shape[0], self.n_clusters_))
         np.add.at(merged.T, labels, self.joint_.T)
@@ -156,12 +156,12 @@ class _MergeMechanism(BaseMechanism):
         """Draws of a symbol from ``P(X | cluster)``, the symbols grouped by cluster."""
         p_x = self.joint_.sum(axis=0)
         # A cluster of zero mass (its rows weighted 0) releases its symbols uniformly.
-        mass = np.bincount(self.mapping_, weights=p_x, minlength=self.n_clusters_)
-        p_x = np.where(mass[self.mapping_] > 0, p_x, 1.0)
-        self._sampler = CategoricalSampler.from_groups(self.mapping_, p_x, self.n_clusters_)
+        mass = np.bincount(self.labels_, weights=p_x, minlength=self.n_clusters_)
+        p_x = np.where(mass[self.labels_] > 0, p_x, 1.0)
+        self._sampler = CategoricalSampler.from_groups(self.labels_, p_x, self.n_clusters_)
 
     def _release(self, X, S, rng):
-        clusters = self.mapping_[self.alphabet_.encode(X)]
+        clusters = self.labels_[self.alphabet_.encode(X)]
         if self.output == "symbol":
             return clusters.reshape(-1, 1)
         if self.output == "onehot":
@@ -178,7 +178,7 @@ class _MergeMechanism(BaseMechanism):
         cluster: records of different clusters differ) carries exactly the
         information of the merged symbol about S.
         """
-        clusters = self.mapping_[self.alphabet_.encode(X)]
+        clusters = self.labels_[self.alphabet_.encode(X)]
         out = np.zeros((clusters.size, self.n_clusters_))
         out[np.arange(clusters.size), clusters] = 1.0
         return out
@@ -199,7 +199,7 @@ class _MergeMechanism(BaseMechanism):
         -------
         ndarray of str
         """
-        check_is_fitted(self, "mapping_")
+        check_is_fitted(self, "labels_")
         if self.output == "sample":
             return super().get_feature_names_out(input_features)
         _check_feature_names_in(self, input_features, generate_names=False)

@@ -4,11 +4,13 @@ from numbers import Integral, Real
 
 from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
 from sklearn_privacy.discrete._submodular import iac_mdsf
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["SubmodularFunnel"]
 
 
+@Substitution()
 class SubmodularFunnel(_MergeMechanism):
     """Privacy funnel by submodular agglomerative clustering (IAC-MDSF).
 
@@ -48,22 +50,15 @@ class SubmodularFunnel(_MergeMechanism):
         minimisation, or modular-modular (cheaper per step).
     max_iter : int or None, default=None
         Largest number of merging iterations.
-    output : {"symbol", "onehot", "sample"}, default="symbol"
-        As in :class:`PrivacyFunnelTransformer`.
-    handle_unknown : {"error", "nearest"}, default="error"
-        As in :class:`PrivacyFunnelTransformer`.
-    smoothing : float, default=0.0
-        Additive pseudo-count on every cell of the empirical ``P(S, X)``.
-    max_categories : int or None, default=200
-        Largest number of distinct values of one released column.
-    sensitive : int, str or array-like, default=None
-        Columns of X holding S (names or indices); otherwise pass S to fit.
-    random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the draws of ``output="sample"``; each ``transform`` draws
-        afresh, an int makes the sequence of draws after ``fit`` reproducible.
-    verbose : int, default=0
-        ``1``: a progress bar over the symbols merged by the iterations (tqdm,
-        on stderr); ``0``: silent.
+    {output}
+    {handle_unknown}
+    {smoothing}
+    {max_categories}
+    {sensitive}
+    {random_state_release}
+        Only ``output="sample"`` draws.
+    {verbose}
+        Here ``1`` shows a progress bar over the symbols merged by the iterations.
 
     Attributes
     ----------
@@ -71,7 +66,7 @@ class SubmodularFunnel(_MergeMechanism):
         The joint alphabet of the released columns.
     joint_ : ndarray of shape (n_s, n_symbols)
         Estimated ``P(S, X)``.
-    mapping_ : ndarray of shape (n_symbols,)
+    labels_ : ndarray of shape (n_symbols,)
         Merged symbol of each symbol of ``alphabet_``.
     n_clusters_ : int
         Size of the released alphabet.

@@ -40,7 +40,7 @@ def test_funnel_matches_greedy_on_estimated_joint(objective):
     X, _ = _census_like()
     est = PrivacyFunnelTransformer(objective=objective, threshold=0.4, sensitive=["a", "b"]).fit(X)
     path = greedy_merge(est.joint_, objective=objective, threshold=est.threshold_)
-    np.testing.assert_array_equal(est.mapping_, path.labels)
+    np.testing.assert_array_equal(est.labels_, path.labels)
     # leakage_ is the plug-in I(S;Y) of the training rows (no smoothing).
     Xt = est.transform(X)
     S = X[["a", "b"]].to_numpy()
@@ -74,7 +74,7 @@ def test_funnel_lagrangian_and_metadata_sensitive():
     rate = mutual_information(est.joint_) / entropy(est.joint_.sum(axis=0))
     assert est.multiplier_ == pytest.approx(0.3 * rate)
     path = greedy_merge(est.joint_, lam=est.multiplier_)
-    np.testing.assert_array_equal(est.mapping_, path.labels)
+    np.testing.assert_array_equal(est.labels_, path.labels)
     assert est.threshold_ is None
 
 
@@ -97,10 +97,10 @@ def test_funnel_outputs_onehot_and_sample():
     assert Xr.shape == (len(big), 3)
     # A sampled record lies in the cluster of the original record ...
     codes = sample.alphabet_.encode(Xr)
-    np.testing.assert_array_equal(sample.mapping_[codes], np.tile(Xs[:, 0], 5))
+    np.testing.assert_array_equal(sample.labels_[codes], np.tile(Xs[:, 0], 5))
     # ... and is drawn from P(X | cluster).
     p_x = sample.joint_.sum(axis=0)
-    cluster = sample.mapping_
+    cluster = sample.labels_
     expected = p_x / np.bincount(cluster, weights=p_x)[cluster]
     counts = np.bincount(codes, minlength=p_x.size)
     per_cluster = np.bincount(cluster[codes], minlength=sample.n_clusters_)[cluster]
@@ -158,7 +158,7 @@ def test_submodular_funnel_matches_iac_mdsf(objective):
     rate = mutual_information(est.joint_) / entropy(est.joint_.sum(axis=0))
     assert est.multiplier_ == pytest.approx(2.0 * rate if objective == "funnel" else rate / 2.0)
     path = iac_mdsf(est.joint_, est.multiplier_, objective=objective)
-    np.testing.assert_array_equal(est.mapping_, path.labels)
+    np.testing.assert_array_equal(est.labels_, path.labels)
     assert 1 < est.n_clusters_ < est.alphabet_.n_symbols_
     assert est.n_iter_ == path.n_solves >= path.n_iter
     S = X[["a", "b"]].to_numpy()

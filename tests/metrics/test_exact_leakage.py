@@ -50,7 +50,7 @@ def test_exact_leakage_of_the_convex_mapping_is_the_closed_form():
 def test_exact_leakage_of_a_merge_is_that_of_its_merged_symbol(make, output):
     frame = _data()
     mech = make(sensitive=["s"], output=output, random_state=np.random.default_rng(0)).fit(frame)
-    symbols = mech.mapping_[mech.alphabet_.encode(frame[["a", "b"]].to_numpy())]
+    symbols = mech.labels_[mech.alphabet_.encode(frame[["a", "b"]].to_numpy())]
     expected = mutual_info_score(frame["s"], symbols)
     assert exact_leakage_score(mech, frame) == pytest.approx(expected, abs=1e-12)
 

@@ -1,0 +1,105 @@
+"""Parameter documentation written once and shared by the mechanisms.
+
+A mechanism's class docstring names a shared entry by a placeholder on its
+own line, at the indentation of a parameter, e.g. ``    {sensitive}``; the
+:class:`Substitution` decorator replaces it with the entry (the name, type
+line and description), indented to match. Lines after the placeholder,
+indented as a description, add what is particular to the mechanism. Only the
+placeholders named are replaced, so other braces in a docstring need no
+escaping (unlike :meth:`str.format`).
+"""
+
+import re
+import textwrap
+
+__all__ = ["SHARED_PARAMETERS", "Substitution"]
+
+SHARED_PARAMETERS = {
+    "sensitive": """\
+sensitive : int, str, array-like of int or str, or None, default=None
+    Columns of ``X`` that hold S, by name (DataFrame) or position. They are
+    read at fit (and by scorers from the test fold) and never released.
+    ``None``: S comes as metadata, ``fit(X, y, sensitive=S)``, routed through
+    Pipeline and GridSearchCV once requested with
+    ``set_fit_request(sensitive=True)``. Giving S both ways is an error.""",
+    "random_state_release": """\
+random_state : int, RandomState instance, Generator or None, default=None
+    ``None``: every release draws fresh OS entropy and the fitted model keeps
+    no random state. A seed makes the sequence of releases after ``fit``
+    reproducible (each ``transform`` still draws afresh); the saved model
+    then carries the seed.""",
+    "random_state_dp": """\
+random_state : int, RandomState instance, Generator or None, default=None
+    ``None``: every private estimate and every release draws fresh OS
+    entropy when it is made, and the fitted model keeps no random state
+    (its pickles and copies cannot replay or predict its noise, and never
+    share it). A seed makes the sequence of noises reproducible for
+    experiments and warns with
+    :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: releases made
+    from one seed can be subtracted, and the saved model carries the seed.""",
+    "verbose": """\
+verbose : int, default=0
+    Progress of the fit, on stderr: ``0`` silent; ``1`` a progress bar or
+    one line per stage; ``2`` also the details of each stage.""",
+    "handle_unknown": """\
+handle_unknown : {"error", "nearest"}, default="error"
+    A row of ``X`` at ``transform`` whose combination of values was not seen
+    at fit: raise, naming it, or treat it as the seen combination agreeing on
+    most columns (ties: the most frequent).""",
+    "max_categories": """\
+max_categories : int or None, default=200
+    Largest number of distinct values of one released column: more means the
+    column is probably continuous, and ``fit`` fails naming it (discretise it
+    first, e.g. with :class:`~sklearn.preprocessing.KBinsDiscretizer`).
+    ``None`` disables the check.""",
+    "smoothing": """\
+smoothing : float, default=0.0
+    Additive (Lidstone) pseudo-count on every cell of the empirical joint
+    distribution of S and the released columns.""",
+    "output": """\
+output : {"symbol", "onehot", "sample"}, default="symbol"
+    ``"symbol"``: one column with the merged symbol ``0 .. n_clusters_-1``;
+    ``"onehot"``: its one-hot encoding; ``"sample"``: a record of the
+    released columns drawn from ``P(X | merged symbol)`` (a realistic table
+    with the same leakage; random, seeded by ``random_state``).""",
+}
+
+_PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\{(?P<key>[a-z_]+)\}[ \t]*$", re.M)
+
+
+class Substitution:
+    """Class or function decorator filling ``{key}`` placeholder lines of a docstring.
+
+    Parameters
+    ----------
+    **entries : str
+        Extra entries (name -> text) on top of :data:`SHARED_PARAMETERS`.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils._docstring import Substitution
+    >>> @Substitution()
+    ... def f(sensitive=None):
+    ...     '''Do nothing.
+    ...
+    ...     Parameters
+    ...     ----------
+    ...     {verbose}
+    ...     '''
+    >>> print(f.__doc__.splitlines()[4])
+        verbose : int, default=0
+    """
+
+    def __init__(self, **entries):
+        self.entries = {**SHARED_PARAMETERS, **entries}
+
+    def __call__(self, obj):
+        def fill(match):
+            key = match.group("key")
+            if key not in self.entries:
+                raise KeyError(f"no shared documentation for {{{key}}} in {obj.__qualname__}")
+            return textwrap.indent(self.entries[key], match.group("indent"))
+
+        if obj.__doc__:
+            obj.__doc__ = _PLACEHOLDER.sub(fill, obj.__doc__)
+        return obj
