@@ -17,6 +17,7 @@ from sklearn_privacy.gaussian._solvers import (
 )
 from sklearn_privacy.information import gaussian_channel_rate
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import (
     Interval,
     StrOptions,
@@ -28,6 +29,7 @@ from sklearn_privacy.utils._sklearn_compat import (
 _DEFAULT_FIT_EPSILON = 1.0
 
 
+@Substitution()
 class GaussianIBTransformer(_GaussianMechanism):
     """Linear-Gaussian release ``T = A (x - mean) + N(0, I)`` from a bottleneck or a funnel.
 
@@ -99,17 +101,10 @@ class GaussianIBTransformer(_GaussianMechanism):
         Budget of the private estimates (epsilon at ``delta`` on its own),
         with ``fit_data="private"``; ``None`` spends 1.0. Must be None with
         ``fit_data="public"``.
-    sensitive : column names or indices, default=None
-        S columns (needed by the funnel; with the bottleneck only ``leakage_``
-        uses them).
-    random_state : int, RandomState instance, Generator or None, default=None
-        ``None``: every private estimate and every release draws fresh OS
-        entropy when it is made, and the fitted model keeps no random state
-        (its pickles and copies cannot replay or predict its noise, and never
-        share it). A seed makes the sequence of noises reproducible for
-        experiments and warns with
-        :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: releases made
-        from one seed can be subtracted, and the saved model carries the seed.
+    {sensitive}
+        The funnel needs S; with the bottleneck only ``leakage_`` of a public
+        fit reads it.
+    {random_state_dp}
     verbose : int, default=0
         Accepted for the shared contract; the fit is closed-form and prints
         nothing.

@@ -13,6 +13,7 @@ from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval
 
 # Share of the GDP budget (of mu^2) that a private fit spends when fit_epsilon is None.
@@ -21,6 +22,7 @@ _DEFAULT_FIT_SHARE = 0.25
 _NOISE_ONLY_RATE = 1e-6
 
 
+@Substitution()
 class L2CompressionDP(_GaussianMechanism):
     """Optimal linear-Gaussian compression under squared error with a DP guarantee.
 
@@ -70,16 +72,9 @@ class L2CompressionDP(_GaussianMechanism):
         with ``fit_data="private"``. ``None``: a quarter of the total budget
         (of ``mu^2`` in Gaussian DP terms) when ``epsilon`` is given; required
         with ``beta``.
-    sensitive : column names or indices, default=None
-        Optional S columns (not released); used only to report ``leakage_``.
-    random_state : int, RandomState instance, Generator or None, default=None
-        ``None``: every private estimate and every release draws fresh OS
-        entropy when it is made, and the fitted model keeps no random state
-        (its pickles and copies cannot replay or predict its noise, and never
-        share it). A seed makes the sequence of noises reproducible for
-        experiments and warns with
-        :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: releases made
-        from one seed can be subtracted, and the saved model carries the seed.
+    {sensitive}
+        Optional: only ``leakage_`` of a public fit reads S.
+    {random_state_dp}
     verbose : int, default=0
         Accepted for the shared contract; the fit is closed-form and prints
         nothing.
