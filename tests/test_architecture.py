@@ -1,0 +1,109 @@
+"""The package's layering: rooms, floors, and the imports allowed between them.
+
+A *room* is a subpackage (``discrete``, ``utils``, ...) or a top-level module
+(``_base``, ``exceptions``, ...). Room A stands above room B when a module of A
+imports one of B (function-level imports included). The rooms must form a
+DAG; a room's *floor* is the length of the longest chain of imports below it.
+
+Run ``python tests/test_architecture.py [PACKAGE_DIR]`` to print the house.
+"""
+
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "sklearn_privacy"
+# The mechanism families: none may import another (they share only lower floors).
+FAMILIES = {"discrete", "gaussian", "adversarial"}
+# The floors every other room stands on: they import no other room of the package.
+GROUND = {"utils", "exceptions"}
+
+
+def _room(module):
+    """Room of a dotted module name inside the package (None for the package itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "sklearn_privacy" else None
+
+
+def _module_name(path, package):
+    relative = path.relative_to(package.parent).with_suffix("")
+    parts = list(relative.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path, module):
+    """Dotted names of the package's modules that ``path`` imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative import
+                base = module.split(".")[: -node.level + (path.name == "__init__.py")]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            out.add(name)
+    return {name for name in out if name.split(".")[0] == "sklearn_privacy"}
+
+
+def house(package=PACKAGE):
+    """Rooms with their lines, the room graph and each room's floor."""
+    edges = defaultdict(set)
+    lines = defaultdict(int)
+    for path in sorted(package.rglob("*.py")):
+        module = _module_name(path, package)
+        room = _room(module)
+        if room is None or room == "__main__":
+            continue  # the package's public face and its entry point stand above everything
+        lines[room] += len(path.read_text(encoding="utf-8").splitlines())
+        for name in _imports(path, module):
+            target = _room(name)
+            if target is not None and target != room:
+                edges[room].add(target)
+    floors = {}
+
+    def floor(room, seen=()):
+        if room in seen:
+            raise AssertionError(f"import cycle: {' -> '.join((*seen, room))}")
+        if room not in floors:
+            floors[room] = 1 + max((floor(t, (*seen, room)) for t in edges[room]), default=-1)
+        return floors[room]
+
+    for room in lines:
+        floor(room)
+    return dict(lines), {k: set(v) for k, v in edges.items()}, floors
+
+
+def test_rooms_form_a_dag_with_the_ground_floor_below_everything():
+    lines, edges, floors = house()
+    assert len(lines) >= 15
+    for room in GROUND:
+        assert edges.get(room, set()) - GROUND == set(), (room, edges.get(room))
+        assert floors[room] <= 1
+
+
+def test_no_family_imports_another():
+    _, edges, _ = house()
+    for family in FAMILIES:
+        assert not edges.get(family, set()) & (FAMILIES - {family}), (family, edges[family])
+
+
+def test_the_base_stands_below_every_mechanism_family():
+    _, edges, floors = house()
+    for family in FAMILIES:
+        assert "_base" in edges[family]
+        assert floors[family] > floors["_base"]
+
+
+if __name__ == "__main__":
+    root = Path(sys.argv[1]) if len(sys.argv) > 1 else PACKAGE
+    lines, edges, floors = house(root)
+    print(f"{len(lines)} rooms, {max(floors.values()) + 1} floors, {sum(lines.values())} lines")
+    for room in sorted(lines, key=lambda r: (floors[r], r)):
+        below = ", ".join(sorted(edges.get(room, ())))
+        print(f"  floor {floors[room]}  {room:16s} {lines[room]:6d} lines  imports: {below}")
