@@ -3,6 +3,7 @@
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._convex import ConvexPrivacyMapping
 from sklearn_privacy.discrete._convex_solvers import (
+    ConvexMappingResult,
     ConvexSolverError,
     leakage_distortion_curve,
     min_achievable_distortion,
@@ -17,6 +18,7 @@ from sklearn_privacy.discrete._submodular_funnel import SubmodularFunnel
 
 __all__ = [
     "CategoricalAlphabet",
+    "ConvexMappingResult",
     "ConvexPrivacyMapping",
     "ConvexSolverError",
     "IACPath",

@@ -287,9 +287,10 @@ default="hamming"
         self.maximum_leakage_ = result["maximum_leakage"]
         self.distortion_ = result["distortion"]
         self.solver_ = result["solver"]
-        self.gap_ = float(result.get("gap", np.nan))
-        # First-order iterations, line-search steps, or one conic solve.
-        self.n_iter_ = max(1, int(result.get("n_iter", result.get("n_steps", 1))))
+        self.gap_ = float(result["gap"])
+        # First-order iterations, line-search steps, or one solve (0 in the result when
+        # no iterative solve ran).
+        self.n_iter_ = max(1, int(result["n_iter"]))
         self.leakage_ = (
             self.average_leakage_ if self.objective == "average_leakage" else self.maximum_leakage_
         )

@@ -34,8 +34,10 @@ or ``delta``), so that a sweep re-solves without rebuilding.
 """
 
 import time
+import warnings
 
 import numpy as np
+from sklearn.utils import Bunch
 
 from sklearn_privacy.discrete._convex_first_order_loops import (
     first_order_average,
@@ -60,9 +62,11 @@ from sklearn_privacy.discrete._convex_programs import (
     _run_conic,
     _solver_chain,
 )
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import max_information_leakage, mutual_information
 
 __all__ = [
+    "ConvexMappingResult",
     "ConvexSolverError",
     "leakage_distortion_curve",
     "min_achievable_distortion",
@@ -100,19 +104,193 @@ def min_achievable_distortion(joint, distortion):
     return _least_distortion(joint, distortion)
 
 
-def _result(joint, distortion, Q, solver, **extra):
+class ConvexMappingResult(Bunch):
+    """The mapping a convex privacy program returns, its leakage and how it was found.
+
+    The one result type of :func:`min_average_leakage_mapping`,
+    :func:`min_maximum_leakage_mapping` and (one per budget)
+    :func:`leakage_distortion_curve`: every result has the keys below, in
+    this order, whichever function and solver produced it. A
+    :class:`~sklearn.utils.Bunch`: read ``result["mapping"]`` or
+    ``result.mapping``.
+
+    Parameters
+    ----------
+    mapping : ndarray of shape (n_y, n_u)
+        ``P(U=u | Y=y)``: rows on the simplex, within the budget.
+    objective : {"average_leakage", "maximum_leakage"}
+        The leakage the function minimised, named as
+        :class:`ConvexPrivacyMapping`'s ``objective`` (and as the key holding it).
+    leakage : float
+        The minimised leakage of ``mapping`` in nats: ``result[objective]``.
+    average_leakage : float
+        ``I(S; U)`` of ``mapping``, in nats.
+    maximum_leakage : float
+        ``max_u [H(S) - H(S | U=u)]`` of ``mapping``, in nats.
+    distortion : float
+        Expected distortion ``E[d(Y, U)]`` of ``mapping``.
+    solver : str
+        What produced ``mapping``: the cvxpy solver (``"CLARABEL"``, ``"SCS"``,
+        or the one named), ``"first-order"``, ``"constant"`` (a constant
+        release meets the budget: no leakage), ``"HIGHS"`` (a release
+        independent of S meets it: maximum leakage 0, a linear program) or
+        ``"closest"`` (every y sent to its closest output: the budget is the
+        least achievable distortion and that mapping the only feasible one,
+        or no step of the line search did better).
+    n_iter : int
+        Iterations of the method that produced ``mapping``: first-order
+        iterations (``solver="first-order"``), steps of Thm. 2's line search
+        (one convex program each), 1 for the one conic program of Thm. 1, 0
+        when no iterative solve ran (``"constant"``, ``"HIGHS"``, ``"closest"``
+        at the least achievable budget).
+    gap : float
+        Certified bound in nats on ``leakage`` minus the optimum: the
+        first-order path's duality gap (average leakage) or the width of its
+        certified bracket (maximum leakage); 0 when one mapping is feasible;
+        ``nan`` where no certificate is computed (the conic solvers,
+        ``"constant"``, ``"HIGHS"``).
+    epsilon : float
+        Maximum leakage only, ``nan`` for average leakage: Thm. 2's level
+        ``eps`` at the end of the search, the upper end of the final bracket
+        on the optimum (``mapping`` meets ``H(S | U=u) >= H(S) - epsilon`` for
+        every u, to the solver's accuracy).
+    n_failed : int
+        Steps of Thm. 2's line search that no solver answered (taken as too
+        low); 0 where there is no line search.
+
+    See Also
+    --------
+    min_average_leakage_mapping : Returns it for Thm. 1.
+    min_maximum_leakage_mapping : Returns it for Thm. 2.
+    leakage_distortion_curve : Returns one per budget.
+
+    Notes
+    -----
+    ``n_iter`` was called ``n_steps`` for the line search of
+    :func:`min_maximum_leakage_mapping` before 0.1. Reading ``n_steps``
+    returns ``n_iter`` with a :class:`FutureWarning` until 0.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.discrete import min_maximum_leakage_mapping
+    >>> joint = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> result = min_maximum_leakage_mapping(joint, 1 - np.eye(2), 0.0)
+    >>> list(result)
+    ['mapping', 'objective', 'leakage', 'average_leakage', 'maximum_leakage', 'distortion', \
+'solver', 'n_iter', 'gap', 'epsilon', 'n_failed']
+    >>> result.objective, result.solver, result.n_iter, result.gap
+    ('maximum_leakage', 'closest', 0, 0.0)
+    >>> round(result["leakage"], 6) == round(result.maximum_leakage, 6) == 0.192745
+    True
+    """
+
+    # Keys renamed in 0.1, still readable (with a FutureWarning) until 0.2.
+    _RENAMED = {"n_steps": "n_iter"}
+
+    def __init__(
+        self,
+        *,
+        mapping,
+        objective,
+        leakage,
+        average_leakage,
+        maximum_leakage,
+        distortion,
+        solver,
+        n_iter,
+        gap,
+        epsilon,
+        n_failed,
+    ):
+        super().__init__(
+            mapping=mapping,
+            objective=objective,
+            leakage=leakage,
+            average_leakage=average_leakage,
+            maximum_leakage=maximum_leakage,
+            distortion=distortion,
+            solver=solver,
+            n_iter=n_iter,
+            gap=gap,
+            epsilon=epsilon,
+            n_failed=n_failed,
+        )
+
+    def __missing__(self, key):
+        # dict.__getitem__ (so also Bunch's attribute access) lands here for absent keys.
+        if key not in self._RENAMED:
+            raise KeyError(key)
+        new = self._RENAMED[key]
+        warnings.warn(
+            f"The result key {key!r} was renamed {new!r} in 0.1; {key!r} will be removed in "
+            f"0.2. Read result[{new!r}].",
+            FutureWarning,
+            stacklevel=user_stacklevel(),
+        )
+        return self[new]
+
+    def get(self, key, default=None):
+        """``result[key]`` if present (renamed keys included), else ``default``.
+
+        Parameters
+        ----------
+        key : str
+            The key.
+        default : object, default=None
+            What to return for an absent key.
+
+        Returns
+        -------
+        object
+
+        See Also
+        --------
+        ConvexMappingResult : The keys.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_privacy.discrete import min_average_leakage_mapping
+        >>> result = min_average_leakage_mapping(np.full((2, 2), 0.25), 1 - np.eye(2), 0.5)
+        >>> result.get("solver"), result.get("absent", "none")
+        ('constant', 'none')
+        """
+        if key not in self and key in self._RENAMED:
+            return self[key]
+        return super().get(key, default)
+
+
+def _result(
+    joint, distortion, Q, solver, *, objective, n_iter=0, gap=np.nan, epsilon=None, n_failed=0
+):
+    """The :class:`ConvexMappingResult` of mapping ``Q`` for the (unmerged) ``joint``.
+
+    ``epsilon=None`` is the mapping's own maximum leakage for ``objective=
+    "maximum_leakage"`` (the forced mapping, which is the optimum), ``nan`` for
+    average leakage.
+    """
     p_y = joint.sum(axis=0)
     release = joint @ Q
     release = release / release.sum()
-    out = {
-        "mapping": Q,
-        "average_leakage": mutual_information(release),
-        "maximum_leakage": max_information_leakage(release),
-        "distortion": _expected_distortion(Q, p_y, distortion),
-        "solver": solver,
-    }
-    out.update(extra)
-    return out
+    average = mutual_information(release)
+    maximum = max_information_leakage(release)
+    if epsilon is None:
+        epsilon = maximum if objective == "maximum_leakage" else np.nan
+    # Plain Python numbers (the same doubles), whichever path computed them.
+    return ConvexMappingResult(
+        mapping=Q,
+        objective=objective,
+        leakage=float(average if objective == "average_leakage" else maximum),
+        average_leakage=float(average),
+        maximum_leakage=float(maximum),
+        distortion=float(_expected_distortion(Q, p_y, distortion)),
+        solver=solver,
+        n_iter=int(n_iter),
+        gap=float(gap),
+        epsilon=float(epsilon),
+        n_failed=int(n_failed),
+    )
 
 
 def min_average_leakage_mapping(
@@ -157,11 +335,16 @@ def min_average_leakage_mapping(
 
     Returns
     -------
-    dict
-        ``mapping`` (n_y, n_u), ``average_leakage`` and ``maximum_leakage``
-        (nats), ``distortion``, ``solver`` (the one that produced the mapping),
-        and for the first-order path ``gap`` (certified bound on the distance to
-        the optimum) and ``n_iter``.
+    result : ConvexMappingResult
+        A :class:`~sklearn.utils.Bunch` with the keys ``mapping`` (n_y, n_u),
+        ``objective`` (``"average_leakage"``), ``leakage`` (the minimised
+        ``I(S; U)``, nats), ``average_leakage`` and ``maximum_leakage`` (nats),
+        ``distortion``, ``solver`` (what produced the mapping), ``n_iter``
+        (first-order iterations, 1 for a conic solve, 0 when none ran),
+        ``gap`` (the first-order path's certified bound on ``leakage`` minus
+        the optimum; ``nan`` for the conic solvers), ``epsilon`` (``nan``:
+        maximum leakage only) and ``n_failed`` (0). See
+        :class:`ConvexMappingResult`.
 
     Raises
     ------
@@ -191,11 +374,11 @@ def min_average_leakage_mapping(
         Q = np.zeros(distortion.shape)
         Q[:, int(np.argmin(constant))] = 1.0
         _say(verbose, "a constant release meets the budget: zero leakage.")
-        return _result(joint, distortion, Q, "constant")
+        return _result(joint, distortion, Q, "constant", objective="average_leakage")
     forced = _forced_mapping(distortion, p_y, max_distortion)
     if forced is not None:
         _say(verbose, "the budget is the least achievable distortion: one feasible mapping.")
-        return _result(joint, distortion, forced, "closest", gap=0.0)
+        return _result(joint, distortion, forced, "closest", objective="average_leakage", gap=0.0)
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
     errors = []
     program = _program
@@ -211,7 +394,15 @@ def min_average_leakage_mapping(
                 f"first-order path: {n_iter} iterations in {time.perf_counter() - started:.2f}s, "
                 f"certified gap {gap:.2e} nats.",
             )
-            return _result(full_joint, distortion, Q, "first-order", gap=gap, n_iter=n_iter)
+            return _result(
+                full_joint,
+                distortion,
+                Q,
+                "first-order",
+                objective="average_leakage",
+                gap=gap,
+                n_iter=n_iter,
+            )
         if program is None:
             program = _AverageLeakageProgram(joint, distortion)
         try:
@@ -223,7 +414,7 @@ def min_average_leakage_mapping(
             continue
         _say(verbose, f"solved with {name}.")
         Q = _clean_mapping(Q, p_y, distortion, max_distortion)
-        return _result(full_joint, distortion, Q, name)
+        return _result(full_joint, distortion, Q, name, objective="average_leakage", n_iter=1)
     raise ConvexSolverError(
         "No solver produced the average-leakage mapping: " + "; ".join(errors) + ". Try "
         "solver='first-order', or another solver (solver='SCS', solver_options=...)."
@@ -278,16 +469,23 @@ def min_maximum_leakage_mapping(
 
     Returns
     -------
-    dict
-        As :func:`min_average_leakage_mapping`, plus ``epsilon``, the upper end
-        of the final bracket (the mapping meets it); the first-order path adds
-        ``gap``, the width of its certified bracket on the optimum, and
-        ``n_iter``. That bracket is loose on large alphabets (500 symbols,
-        Hamming: maximum leakage 0.491, certified only above 0.33): the
-        returned leakage is that of the mapping, checked, and the optimum lies
-        between ``epsilon - gap`` and ``epsilon``; the upper end settles as the
+    result : ConvexMappingResult
+        A :class:`~sklearn.utils.Bunch` with the keys of
+        :func:`min_average_leakage_mapping`: ``mapping``, ``objective``
+        (``"maximum_leakage"``), ``leakage`` (the minimised maximum leakage,
+        nats), ``average_leakage``, ``maximum_leakage``, ``distortion``,
+        ``solver``, ``n_iter`` (steps of the line search, each one convex
+        program, or first-order iterations; 0 when none ran), ``gap``,
+        ``epsilon`` (the upper end of the final bracket on the optimum; the
+        mapping meets it) and ``n_failed`` (line-search steps no solver
+        answered). The first-order path's ``gap`` is the width of its
+        certified bracket, loose on large alphabets (500 symbols, Hamming:
+        maximum leakage 0.491, certified only above 0.33): the returned
+        leakage is that of the mapping, checked, and the optimum lies between
+        ``epsilon - gap`` and ``epsilon``; the upper end settles as the
         smoothing sharpens and is usually close to the optimum, but only the
-        bracket is proved.
+        bracket is proved. The conic path's ``gap`` is ``nan``. See
+        :class:`ConvexMappingResult`.
 
     See Also
     --------
@@ -313,11 +511,13 @@ def min_maximum_leakage_mapping(
     Q_hi, used = _independent_release_mapping(joint, distortion, max_distortion), "HIGHS"
     if Q_hi is not None:
         _say(verbose, "a release independent of S meets the budget: eps = 0.")
-        return _result(full_joint, distortion, Q_hi, used, epsilon=0.0, n_steps=0)
+        return _result(full_joint, distortion, Q_hi, used, objective="maximum_leakage", epsilon=0.0)
     forced = _forced_mapping(distortion, p_y, max_distortion)
     if forced is not None:
         _say(verbose, "the budget is the least achievable distortion: one feasible mapping.")
-        return _result(full_joint, distortion, forced, "closest", gap=0.0, n_steps=0)
+        return _result(
+            full_joint, distortion, forced, "closest", objective="maximum_leakage", gap=0.0
+        )
     if chain == ["first-order"]:
         started = time.perf_counter()
         Q_hi, hi, lo, n_iter = first_order_maximum(
@@ -329,13 +529,27 @@ def min_maximum_leakage_mapping(
             f"maximum leakage in [{lo:.6g}, {hi:.6g}].",
         )
         return _result(
-            full_joint, distortion, Q_hi, "first-order", epsilon=hi, gap=hi - lo, n_iter=n_iter
+            full_joint,
+            distortion,
+            Q_hi,
+            "first-order",
+            objective="maximum_leakage",
+            n_iter=n_iter,
+            gap=hi - lo,
+            epsilon=hi,
         )
     Q_hi, used, hi, n_steps, n_failed = _conic_maximum_line_search(
         _program, joint, p_y, distortion, max_distortion, chain, solver_options, tol, verbose
     )
     return _result(
-        full_joint, distortion, Q_hi, used, epsilon=hi, n_steps=n_steps, n_failed=n_failed
+        full_joint,
+        distortion,
+        Q_hi,
+        used,
+        objective="maximum_leakage",
+        n_iter=n_steps,
+        epsilon=hi,
+        n_failed=n_failed,
     )
 
 
@@ -364,8 +578,10 @@ def leakage_distortion_curve(
 
     Returns
     -------
-    list of dict
-        One result per budget, as :func:`min_average_leakage_mapping`.
+    results : list of ConvexMappingResult
+        One result per budget, with the keys of :class:`ConvexMappingResult`
+        (as :func:`min_average_leakage_mapping` or
+        :func:`min_maximum_leakage_mapping` return).
 
     See Also
     --------

@@ -345,3 +345,137 @@ def test_proportional_rows_of_s_are_merged_exactly(leakage):
     assert b["average_leakage"] == pytest.approx(
         mutual_information(split @ b["mapping"]), abs=1e-12
     )
+
+
+RESULT_KEYS = [
+    "mapping",
+    "objective",
+    "leakage",
+    "average_leakage",
+    "maximum_leakage",
+    "distortion",
+    "solver",
+    "n_iter",
+    "gap",
+    "epsilon",
+    "n_failed",
+]
+
+
+def _every_path():
+    """(name, result) for every path of every public solver function, and what it must say."""
+    joint, D = _random_instance(1)
+    least = min_achievable_distortion(joint, D)
+    constant = min(joint.sum(axis=0) @ D)
+    mid = least + 0.4 * (constant - least)
+    average, maximum = min_average_leakage_mapping, min_maximum_leakage_mapping
+    curve_avg = leakage_distortion_curve(joint, D, [least, mid])
+    curve_max = leakage_distortion_curve(joint, D, [mid, constant], leakage="maximum")
+    # name: (result, solver, n_iter (or "positive"), rule for gap, rule for epsilon)
+    return (
+        joint,
+        D,
+        {
+            "average constant": (average(joint, D, constant), "constant", 0, "nan", "nan"),
+            "average closest": (average(joint, D, least), "closest", 0, "zero", "nan"),
+            "average conic": (average(joint, D, mid), "CLARABEL", 1, "nan", "nan"),
+            "average first-order": (
+                average(joint, D, mid, solver="first-order"),
+                "first-order",
+                "positive",
+                "certified",
+                "nan",
+            ),
+            "maximum HIGHS": (maximum(joint, D, constant), "HIGHS", 0, "nan", "zero"),
+            "maximum closest": (maximum(joint, D, least), "closest", 0, "zero", "leakage"),
+            "maximum conic": (maximum(joint, D, mid), "CLARABEL", "positive", "nan", "bracket"),
+            "maximum first-order": (
+                maximum(joint, D, mid, solver="first-order", max_iter=300),
+                "first-order",
+                300,
+                "certified",
+                "leakage",
+            ),
+            "curve average closest": (curve_avg[0], "closest", 0, "zero", "nan"),
+            "curve average conic": (curve_avg[1], "CLARABEL", 1, "nan", "nan"),
+            "curve maximum conic": (curve_max[0], "CLARABEL", "positive", "nan", "bracket"),
+            "curve maximum HIGHS": (curve_max[1], "HIGHS", 0, "nan", "zero"),
+        },
+    )
+
+
+def _holds(rule, value, result):
+    """Whether ``gap`` or ``epsilon`` of ``result`` says what its path must say."""
+    if rule == "nan":
+        return np.isnan(value)
+    if rule == "zero":
+        return value == 0.0
+    if rule == "certified":
+        return 0.0 <= value <= 1e-3
+    if rule == "leakage":
+        return value == pytest.approx(result["maximum_leakage"], abs=1e-12)
+    # "bracket": the upper end of the line search's bracket, within its tolerance of the
+    # mapping's checked leakage, which may exceed it by the solver's accuracy.
+    return 0.0 <= result["maximum_leakage"] - value <= 1e-6
+
+
+def test_every_public_function_returns_one_result_type_with_the_same_keys():
+    from sklearn.utils import Bunch
+
+    from sklearn_privacy.discrete import ConvexMappingResult
+
+    joint, D, paths = _every_path()
+    for name, (result, solver, n_iter, gap, epsilon) in paths.items():
+        assert type(result) is ConvexMappingResult, name
+        assert isinstance(result, Bunch), name
+        assert list(result) == RESULT_KEYS, name
+        objective = "maximum_leakage" if "maximum" in name else "average_leakage"
+        assert result["objective"] == result.objective == objective, name
+        assert result["leakage"] == result[objective], name
+        # Every number is the mapping's own, recomputed here.
+        Q = result["mapping"]
+        assert result["average_leakage"] == pytest.approx(
+            mutual_information(joint @ Q), abs=1e-12
+        ), name
+        assert result["maximum_leakage"] == pytest.approx(
+            max_information_leakage(joint @ Q), abs=1e-12
+        ), name
+        assert result["distortion"] == pytest.approx(joint.sum(axis=0) @ (Q * D).sum(axis=1))
+        assert result["solver"] == solver, name
+        assert type(result["n_iter"]) is int and type(result["n_failed"]) is int, name
+        assert result["n_failed"] == 0, name
+        if n_iter == "positive":
+            assert result["n_iter"] > 0, name
+        else:
+            assert result["n_iter"] == n_iter, name
+        assert type(result["gap"]) is float and type(result["epsilon"]) is float, name
+        assert _holds(gap, result["gap"], result), (name, result["gap"])
+        assert _holds(epsilon, result["epsilon"], result), (name, result["epsilon"])
+
+
+def test_renamed_key_n_steps_reads_n_iter_with_a_future_warning():
+    joint, D = _random_instance(1)
+    least = min_achievable_distortion(joint, D)
+    budget = least + 0.4 * (min(joint.sum(axis=0) @ D) - least)
+    result = min_maximum_leakage_mapping(joint, D, budget)
+    assert result["n_iter"] > 0 and "n_steps" not in result
+    for read in (lambda: result["n_steps"], lambda: result.n_steps, lambda: result.get("n_steps")):
+        with pytest.warns(FutureWarning, match="'n_steps' was renamed 'n_iter'") as record:
+            assert read() == result["n_iter"]
+        assert record[0].filename == __file__  # points at the user's line
+    assert result.get("absent", "default") == "default"
+    with pytest.raises(KeyError):
+        result["absent"]
+    with pytest.raises(AttributeError):
+        _ = result.absent
+
+
+def test_result_pickles_with_its_keys():
+    import pickle
+
+    joint, D = _random_instance(1)
+    result = min_average_leakage_mapping(joint, D, 0.1)
+    again = pickle.loads(pickle.dumps(result))
+    assert type(again) is type(result) and list(again) == RESULT_KEYS
+    np.testing.assert_array_equal(again.mapping, result["mapping"])
+    assert again.leakage == result.leakage
