@@ -11,12 +11,23 @@ each page the script checks that
 * the math rendered: every ``.math`` element holds MathJax output, there is no
   MathJax error, and no raw TeX (``\\(``, ``\\[``, ``$$``, ``$\\frac...$``) is
   left in the visible text;
+* no paper is cited by its raw short name (``ppan-tripathy2017``): docstrings
+  name papers that way and ``docs/_citations.py`` turns the names into links
+  to the references page;
 * every image loaded (``naturalWidth > 0``);
 * the console shows no errors, no page script failed, every local resource
   answered (no 404) and nothing was fetched from the network (the site must
   work offline);
 * every same-site link points to a file that exists and, when it has an
-  ``#anchor``, to an element of that page with that ``id`` (or ``name``).
+  ``#anchor``, to an element of that page with that ``id`` (or ``name``);
+* nothing is wider than its box, at a desktop width (1280 px) and at a narrow
+  one (400 px): a code block (``pre``, a highlight ``div``, a sphinx-gallery
+  "Out" block) or a table whose content is wider than the element must scroll
+  horizontally (``overflow-x: auto``) instead of spilling out or being clipped,
+  a code block must not wrap its lines (a printed table that wraps is
+  unreadable), no such element may stick out of the text column unless an
+  ancestor inside the column scrolls it, and the page itself must not be wider
+  than the window.
 
 Pages checked: the index and every top-level page, every user-guide page,
 every gallery page and, unless ``--no-api``, every API page. The script prints
@@ -50,7 +61,7 @@ SKIPPED_PAGES = {"genindex.html", "py-modindex.html"}
 # Wait for MathJax (when the page loads it) and for every image, then report
 # what the page shows.
 INSPECT_PAGE = r"""
-async () => {
+async (citationKeys) => {
   for (const img of document.images) { img.loading = "eager"; }
   await Promise.race([
     Promise.all(Array.from(document.images).map((img) => img.complete ? null :
@@ -91,14 +102,129 @@ async () => {
                        /\$[^$\n]*\\[A-Za-z]+[^$\n]*\$/, /\$[^$\s][^$\n]{0,80}[_^][^$\n]*\$/,
                        /\\(frac|mathbb|mathcal|sum|log)\b/];
   const rawTex = [];
+  const rawKeys = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent;
     if (texPatterns.some((re) => re.test(text))) { rawTex.push(text.trim().slice(0, 100)); }
+    for (const key of citationKeys) {
+      if (text.includes(key)) { rawKeys.push(`${key} in "${text.trim().slice(0, 100)}"`); }
+    }
   }
   const links = Array.from(document.querySelectorAll("a[href]")).map((a) => a.href);
-  return {images, mathCount: mathNodes.length, unrendered, mathErrors, rawTex, links, mathjax};
+  const blocks = document.querySelectorAll("pre, div.sphx-glr-script-out, table").length;
+  return {images, mathCount: mathNodes.length, unrendered, mathErrors, rawTex, rawKeys, links,
+          mathjax, blocks};
 }
 """
+
+# Window sizes at which the layout is checked: a desktop and a narrow (phone) width.
+VIEWPORTS = [(1280, 900), (400, 800)]
+
+# Code blocks and tables whose content is wider than their box. The element
+# must then be a horizontal scroll container: content that spills out overlaps
+# the sidebar, content that is clipped cannot be read, and a code block whose
+# lines wrap turns a printed table into a jumble. Elements inside an ancestor
+# that scrolls horizontally (within the text column) are fine: the reader can
+# scroll them into view.
+INSPECT_LAYOUT = r"""
+() => {
+  const column = document.querySelector("article.bd-article") ||
+                 document.querySelector("article, [role=main], main") || document.body;
+  const columnBox = column.getBoundingClientRect();
+  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  const label = (el) => {
+    let what = el.tagName.toLowerCase();
+    if (el.classList.contains("sphx-glr-script-out")) {
+      what = "gallery output";
+    } else if (what === "div") {
+      what = "highlight div";
+    }
+    if (el.parentElement && el.parentElement.closest(".sphx-glr-script-out")) {
+      what = `gallery output ${what}`;
+    }
+    const section = el.closest("section[id], dd[id], dl[id], div[id]");
+    const where = section && section !== el ? ` in #${section.id}` : "";
+    const lines = (el.innerText || el.textContent || "").split("\n")
+      .map((line) => line.trim()).filter((line) => line);
+    const text = lines.length ? ` "${lines[0].slice(0, 60)}"` : "";
+    return `${what}${where}${text}`;
+  };
+  const findings = [];
+  const add = (el, problem, detail) => findings.push({element: label(el), problem, detail});
+  const elements = column.querySelectorAll("pre, div.highlight, div.sphx-glr-script-out, table");
+  for (const el of elements) {
+    if (!el.getClientRects().length) { continue; }  // not displayed (collapsed, hidden)
+    const box = el.getBoundingClientRect();
+    if (box.width === 0) { continue; }
+    const style = getComputedStyle(el);
+    if (el.scrollWidth > el.clientWidth + 1 && !scrolls(el)) {
+      add(el, "content wider than its box and no horizontal scrollbar " +
+          `(overflow-x: ${style.overflowX})`,
+          `${el.scrollWidth} px of content in a ${el.clientWidth} px box`);
+    }
+    if (el.tagName === "PRE" && !["pre", "nowrap"].includes(style.whiteSpace)) {
+      const saved = el.style.whiteSpace;
+      el.style.whiteSpace = "pre";
+      const natural = el.scrollWidth;
+      el.style.whiteSpace = saved;
+      if (natural > el.clientWidth + 1) {
+        add(el, `lines wrap (white-space: ${style.whiteSpace}) instead of scrolling`,
+            `${natural} px lines in a ${el.clientWidth} px box`);
+      }
+    }
+    let scroller = null;
+    for (let up = el.parentElement; up && up !== column; up = up.parentElement) {
+      if (scrolls(up)) { scroller = up; break; }
+    }
+    if (!scroller && (box.right > columnBox.right + 1 || box.left < columnBox.left - 1)) {
+      add(el, "sticks out of the text column",
+          `box ${Math.round(box.left)}-${Math.round(box.right)} px, column ` +
+          `${Math.round(columnBox.left)}-${Math.round(columnBox.right)} px`);
+    }
+  }
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) {
+    findings.push({element: "page", problem: "wider than the window (scrolls sideways)",
+                   detail: `${root.scrollWidth} px in a ${root.clientWidth} px window`});
+  }
+  return findings;
+}
+"""
+
+
+def check_layout(tab, viewports=VIEWPORTS):
+    """Overflow problems of the page open in ``tab``, at each window size.
+
+    Returns one line per problem; a problem seen at several widths is reported
+    once, with the widths and the measurements at the first of them.
+    """
+    seen = {}
+    for width, height in viewports:
+        tab.set_viewport_size({"width": width, "height": height})
+        # Let the theme react to the new size (media queries, resize handlers).
+        tab.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+        for finding in tab.evaluate(INSPECT_LAYOUT):
+            key = (finding["element"], finding["problem"])
+            if key in seen:
+                seen[key][0].append(width)
+            else:
+                seen[key] = ([width], finding["detail"])
+    return [
+        f"{element}: {problem} at {'/'.join(map(str, widths))} px window ({detail})"
+        for (element, problem), (widths, detail) in seen.items()
+    ]
+
+
+def citation_keys():
+    """The papers' short names that docstrings cite (``docs/_citations.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "_citations", Path(__file__).resolve().parent / "_citations.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return sorted(module.PAPERS)
 
 
 class _Anchors(HTMLParser):
@@ -170,6 +296,9 @@ def main(argv=None):
     parser.add_argument("root", nargs="?", type=Path, default=default_root)
     parser.add_argument("--no-api", action="store_true", help="skip the API pages")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument(
+        "--no-layout", dest="layout", action="store_false", help="skip the overflow checks"
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per page")
     args = parser.parse_args(argv)
 
@@ -180,12 +309,14 @@ def main(argv=None):
         print(f"no built site in {root}: build it first", file=sys.stderr)
         return 2
     pages = pages_to_check(root, api=not args.no_api)
+    keys = citation_keys()
     server, base = serve(root)
     problems = []
     counts = dict.fromkeys(
         [
             "pages",
             "images",
+            "code blocks and tables",
             "math elements",
             "internal links",
             "anchors",
@@ -200,7 +331,9 @@ def main(argv=None):
             browser = pw.chromium.launch(
                 executable_path=args.chromium, headless=True, args=CHROMIUM_ARGS
             )
-            context = browser.new_context()
+            context = browser.new_context(
+                viewport={"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]}
+            )
             page_problems = []
 
             def route(route_obj):
@@ -232,7 +365,7 @@ def main(argv=None):
             for rel in pages:
                 page_problems.clear()
                 tab.goto(base + rel, wait_until="load")
-                report = tab.evaluate(INSPECT_PAGE)
+                report = tab.evaluate(INSPECT_PAGE, keys)
                 counts["pages"] += 1
                 counts["images"] += len(report["images"])
                 counts["math elements"] += report["mathCount"]
@@ -247,6 +380,11 @@ def main(argv=None):
                     page_problems.append(f"MathJax error: {err!r}")
                 for text in report["rawTex"]:
                     page_problems.append(f"raw TeX in text: {text!r}")
+                for text in report["rawKeys"]:
+                    page_problems.append(f"raw citation key in text: {text}")
+                counts["code blocks and tables"] += report["blocks"]
+                if args.layout:
+                    page_problems.extend(check_layout(tab))
                 problems.extend(f"{rel}: {p}" for p in page_problems)
                 for href in report["links"]:
                     if (rel, href) in seen_links:

@@ -24,6 +24,9 @@ sys.path.insert(0, str(DOCS / "_intersphinx"))
 
 from update_inventories import INVENTORIES  # noqa: E402
 
+sys.path.insert(0, str(DOCS))
+from _citations import cite_papers  # noqa: E402
+
 # Gallery examples draw with matplotlib; never open a window during the build.
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -425,6 +428,9 @@ def _check_api_page(app):
 
 def setup(app):
     app.connect("builder-inited", _check_api_page)
+    # "(ppan-tripathy2017, eq. 3-5)" in a docstring becomes a citation linking to the
+    # references page, with its locator (docs/_citations.py).
+    app.connect("autodoc-process-docstring", cite_papers)
     _ALIASES.update(_public_names())
     app.connect("missing-reference", _resolve_public_alias)
     app.connect("source-read", _offline_time_report)

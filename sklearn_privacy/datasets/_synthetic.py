@@ -32,16 +32,16 @@ GAUSSIAN_MODELS = {
     prefer_skip_nested_validation=True,
 )
 def symmetric_pair_pmf(m=10, p=0.4):
-    """Joint pmf of the symmetric pair distribution (PPAN paper, eq. 7).
+    r"""Joint pmf of the symmetric pair distribution (PPAN paper, eq. 7).
 
     .. math::
 
-        P_{X,Y}(x, y) = \\frac{1 - p}{m} \\text{ if } x = y, \\qquad
-        \\frac{p}{m (m - 1)} \\text{ otherwise},
+        P_{X,Y}(x, y) = \frac{1 - p}{m} \text{ if } x = y, \qquad
+        \frac{p}{m (m - 1)} \text{ otherwise},
 
-    for ``x, y`` in ``{0, ..., m - 1}``. Both marginals are uniform and
-    ``P(Y != X) = p``; its mutual information is
-    ``log m - p log(m - 1) - h2(p)`` nats.
+    for :math:`x, y` in :math:`\{0, \ldots, m - 1\}`. Both marginals are uniform and
+    :math:`P(Y \ne X) = p`; its mutual information is
+    :math:`\log m - p \log(m - 1) - h_2(p)` nats.
 
     Parameters
     ----------
@@ -84,11 +84,11 @@ def symmetric_pair_pmf(m=10, p=0.4):
     prefer_skip_nested_validation=True,
 )
 def make_symmetric_pair(n_samples, m=10, p=0.4, random_state=None):
-    """Draw i.i.d. samples of the symmetric pair distribution (PPAN paper, eq. 7).
+    r"""Draw i.i.d. samples of the symmetric pair distribution (PPAN paper, eq. 7).
 
-    The sensitive attribute is uniform on ``{0, ..., m - 1}``; the useful one
-    equals it with probability ``1 - p`` and is otherwise uniform on the
-    ``m - 1`` other values, which is exactly :func:`symmetric_pair_pmf`.
+    The sensitive attribute is uniform on :math:`\{0, \ldots, m - 1\}`; the useful one
+    equals it with probability :math:`1 - p` and is otherwise uniform on the
+    :math:`m - 1` other values, which is exactly :func:`symmetric_pair_pmf`.
 
     Parameters
     ----------
@@ -133,17 +133,17 @@ def make_symmetric_pair(n_samples, m=10, p=0.4, random_state=None):
     prefer_skip_nested_validation=True,
 )
 def gaussian_model_covariance(model="vector"):
-    """Exact covariance of the stacked attributes ``[X; Y]`` of a PPAN Gaussian model.
+    r"""Exact covariance of the stacked attributes :math:`[X; Y]` of a PPAN Gaussian model.
 
     The three jointly Gaussian, zero-mean models of the PPAN paper's Table 1:
 
     - ``"rate_distortion"`` (Sec. 3.2.2): ``X = Y ~ N(0, diag(0.47, 0.24, 0.85,
       0.07, 0.66))`` (the numbers are variances); the covariance is singular,
-      ``[[D, D], [D, D]]``.
-    - ``"scalar"`` (Sec. 3.2.3): scalar ``X``, ``Y`` with unit variances and
+      :math:`\begin{pmatrix} D & D \\ D & D \end{pmatrix}`.
+    - ``"scalar"`` (Sec. 3.2.3): scalar :math:`X`, :math:`Y` with unit variances and
       correlation 0.85.
-    - ``"vector"`` (Sec. 3.2.4): ``X, Y`` in R^5 with covariances ``I_5`` and
-      cross-covariance ``diag(0.47, 0.24, 0.85, 0.07, 0.66)``.
+    - ``"vector"`` (Sec. 3.2.4): :math:`X, Y` in R^5 with covariances :math:`I_5` and
+      cross-covariance :math:`\operatorname{diag}(0.47, 0.24, 0.85, 0.07, 0.66)`.
 
     Parameters
     ----------
@@ -153,8 +153,8 @@ def gaussian_model_covariance(model="vector"):
     Returns
     -------
     cov : ndarray of shape (2 d, 2 d)
-        Covariance of ``[X; Y]``: the first ``d`` coordinates are the sensitive
-        X, the last ``d`` the useful Y.
+        Covariance of :math:`[X; Y]`: the first :math:`d` coordinates are the sensitive
+        X, the last :math:`d` the useful Y.
 
     See Also
     --------
@@ -186,12 +186,12 @@ def gaussian_model_covariance(model="vector"):
     prefer_skip_nested_validation=True,
 )
 def make_gaussian_model(n_samples, model="vector", random_state=None):
-    """Draw i.i.d. samples of a PPAN Gaussian model (Table 1).
+    r"""Draw i.i.d. samples of a PPAN Gaussian model (Table 1).
 
     See :func:`gaussian_model_covariance` for the models. For
     ``"rate_distortion"`` the useful attribute is an exact copy of the
-    sensitive one; otherwise ``Y = rho X + sqrt(1 - rho^2) N`` coordinate-wise,
-    with ``N`` standard normal and independent of ``X``.
+    sensitive one; otherwise :math:`Y = \rho X + \sqrt{1 - \rho^2}\, N` coordinate-wise,
+    with :math:`N` standard normal and independent of :math:`X`.
 
     Parameters
     ----------
@@ -207,7 +207,7 @@ def make_gaussian_model(n_samples, model="vector", random_state=None):
     sensitive : ndarray of shape (n_samples, d)
         The paper's X.
     useful : ndarray of shape (n_samples, d)
-        The paper's Y (``d = 1`` for ``"scalar"``, 5 otherwise).
+        The paper's Y (:math:`d = 1` for ``"scalar"``, 5 otherwise).
 
     See Also
     --------

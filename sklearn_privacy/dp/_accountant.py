@@ -33,7 +33,7 @@ _LARGEST_MU = 1e6
 
 @dataclass(frozen=True)
 class GaussianSpend:
-    """One Gaussian mechanism run on the private data.
+    r"""One Gaussian mechanism run on the private data.
 
     Parameters
     ----------
@@ -54,7 +54,7 @@ class GaussianSpend:
     See Also
     --------
     GaussianAccountant : Ledger that composes these entries exactly.
-    gaussian_dp_mu : ``mu`` of one Gaussian mechanism.
+    gaussian_dp_mu : :math:`\mu` of one Gaussian mechanism.
 
     Examples
     --------
@@ -72,14 +72,17 @@ class GaussianSpend:
 
     @property
     def mu(self):
-        """``sqrt(count) * sensitivity / sigma``: the GDP parameter of all its runs."""
+        r"""GDP parameter of all its runs.
+
+        :math:`\sqrt{\text{count}}\, \text{sensitivity} / \sigma`.
+        """
         if self.sensitivity == 0:
             return 0.0
         return float(np.sqrt(self.count) * self.sensitivity / self.sigma)
 
 
 class GaussianAccountant:
-    """Ledger of the Gaussian mechanisms run on one data set, composed exactly.
+    r"""Ledger of the Gaussian mechanisms run on one data set, composed exactly.
 
     A fitted differentially private mechanism keeps one in ``accountant_``:
     an entry for every private estimate made at ``fit`` and one more for every
@@ -101,7 +104,7 @@ class GaussianAccountant:
     See Also
     --------
     GaussianSpend : One entry of the ledger.
-    gaussian_dp_epsilon_from_mu : Epsilon of the composed ``mu``-GDP guarantee.
+    gaussian_dp_epsilon_from_mu : Epsilon of the composed :math:`\mu`-GDP guarantee.
     compose_basic : Looser basic composition of any (epsilon, delta) budgets.
 
     Examples
@@ -188,13 +191,13 @@ class GaussianAccountant:
 
     @property
     def mu(self):
-        """GDP parameter of the composition, ``sqrt(sum mu_i^2)``."""
+        r"""GDP parameter of the composition, :math:`\sqrt{\sum_i \mu_i^2}`."""
         return float(np.sqrt(sum(entry.mu**2 for entry in self.spends)))
 
     def epsilon(self, delta):
-        """Epsilon of everything recorded, at ``delta``.
+        r"""Epsilon of everything recorded, at ``delta``.
 
-        ``inf`` when ``mu`` exceeds 1e6 (epsilon about 5e11): float64 cannot
+        ``inf`` when :math:`\mu` exceeds 1e6 (epsilon about 5e11): float64 cannot
         represent such an epsilon exactly enough for its delta to hold.
 
         Parameters

@@ -152,7 +152,7 @@ def row_norms_safe(X):
 def dp_mean(X, *, epsilon, delta, radius, random_state=None):
     """(epsilon, delta)-DP mean of the rows of ``X`` clipped to radius R.
 
-    Gaussian mechanism with sensitivity ``2 R / n`` (replace-one) and
+    Gaussian mechanism with sensitivity :math:`2 R / n` (replace-one) and
     analytically calibrated noise.
 
     Parameters
@@ -200,11 +200,12 @@ def dp_mean(X, *, epsilon, delta, radius, random_state=None):
     prefer_skip_nested_validation=True,
 )
 def dp_second_moment(X, *, epsilon, delta, radius, random_state=None):
-    """(epsilon, delta)-DP second-moment matrix ``(1/n) sum x x^T`` ("Analyze Gauss").
+    r"""(epsilon, delta)-DP second-moment matrix :math:`\frac{1}{n} \sum_i x_i x_i^T`.
 
-    Dwork, Talwar, Thakurta and Zhang (2014): rows clipped to radius R, then a
-    symmetric matrix whose upper triangle is i.i.d. Gaussian is added. The
-    sensitivity of the upper triangle is ``sqrt(2) R^2 / n`` (module docstring).
+    The "Analyze Gauss" mechanism of Dwork, Talwar, Thakurta and Zhang (2014):
+    rows clipped to radius :math:`R`, then a symmetric matrix whose upper triangle is
+    i.i.d. Gaussian is added. The sensitivity of the upper triangle is
+    :math:`\sqrt{2} R^2 / n` (module docstring).
     The result is symmetric but may have negative eigenvalues; see
     :func:`dp_covariance` for the PSD projection.
 
@@ -264,11 +265,11 @@ def dp_covariance(
     min_eigenvalue=0.0,
     random_state=None,
 ):
-    """(epsilon, delta)-DP mean and covariance of rows clipped to radius R.
+    r"""(epsilon, delta)-DP mean and covariance of rows clipped to radius R.
 
     Spends ``mean_fraction`` of (epsilon, delta) on :func:`dp_mean` and the rest
     on :func:`dp_second_moment`; by basic composition the pair is
-    (epsilon, delta)-DP. The covariance ``M - mu mu^T`` is projected onto the
+    (epsilon, delta)-DP. The covariance :math:`M - \mu \mu^T` is projected onto the
     positive semi-definite cone (eigenvalues clipped at ``min_eigenvalue``),
     which is post-processing.
 
@@ -328,7 +329,7 @@ def dp_covariance(
 
 
 def compose_basic(*budgets):
-    """Basic (sequential) composition: ``(sum epsilon_i, sum delta_i)``.
+    r"""Basic (sequential) composition: :math:`(\sum_i \epsilon_i, \sum_i \delta_i)`.
 
     Parameters
     ----------
@@ -374,11 +375,11 @@ def compose_basic(*budgets):
     prefer_skip_nested_validation=True,
 )
 def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_state=None):
-    """(epsilon, delta)-DP radius that holds about ``quantile`` of the rows of ``X``.
+    r"""(epsilon, delta)-DP radius that holds about ``quantile`` of the rows of ``X``.
 
     The histogram of the row norms on the powers of two (every float64 scale,
     no range to give) is released by one Gaussian mechanism of sensitivity
-    ``sqrt(2)`` under replace-one neighbours; bins that do not clear the noise
+    :math:`\sqrt{2}` under replace-one neighbours; bins that do not clear the noise
     of an empty bin are dropped, and the radius is where the remaining counts
     reach ``quantile``, interpolated inside its bin (see
     :mod:`sklearn_privacy.dp._radius`). Use it as a clipping radius that is

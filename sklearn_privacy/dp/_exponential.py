@@ -29,7 +29,9 @@ from sklearn_privacy.utils._sklearn_compat import validate_params
     prefer_skip_nested_validation=True,
 )
 def gaussian_norm_tail_radius(cov, delta):
-    """Radius ``H`` with ``P[||t||_2 > H] <= delta`` for ``t ~ N(0, cov)``.
+    r"""Radius :math:`H` with :math:`P[\lVert t \rVert_2 > H] \le \delta` for a Gaussian :math:`t`.
+
+    Here :math:`t \sim N(0, \text{cov})`.
 
     Parameters
     ----------
@@ -41,7 +43,8 @@ def gaussian_norm_tail_radius(cov, delta):
     Returns
     -------
     float
-        ``sqrt(tr Q + 2 sqrt(tr(Q^2) s) + 2 ||Q||_2 s)``, ``s = log(1 / delta)``.
+        :math:`\sqrt{\operatorname{tr} Q + 2 \sqrt{\operatorname{tr}(Q^2)\, s}
+        + 2 \lVert Q \rVert_2\, s}` with :math:`s = \log(1 / \delta)`.
 
     See Also
     --------
@@ -70,14 +73,14 @@ def gaussian_norm_tail_radius(cov, delta):
     prefer_skip_nested_validation=True,
 )
 def l2_exponential_epsilon(beta, release_cov, radius, delta):
-    """Exponential-mechanism epsilon of L2 compression (thesis Cor. 1).
+    r"""Exponential-mechanism epsilon of L2 compression (thesis Cor. 1).
 
     Parameters
     ----------
     beta : float
         Lagrange multiplier of the rate-distortion problem.
     release_cov : array-like of shape (d, d)
-        Covariance of the release ``T = A X + xi``: ``A Sigma A^T + Lambda``.
+        Covariance of the release :math:`T = A X + \xi`: :math:`A \Sigma A^T + \Lambda`.
     radius : float
         Clipping radius R of the inputs.
     delta : float
@@ -114,16 +117,16 @@ def l2_exponential_epsilon(beta, release_cov, radius, delta):
     prefer_skip_nested_validation=True,
 )
 def gib_exponential_epsilon(beta, projection_norm, q, radius, delta):
-    """Exponential-mechanism epsilon of the Gaussian information bottleneck (thesis Cor. 2).
+    r"""Exponential-mechanism epsilon of the Gaussian information bottleneck (thesis Cor. 2).
 
     Parameters
     ----------
     beta : float
         Information-bottleneck trade-off.
     projection_norm : float
-        ``||Sigma_{Y|T}^{-1/2} Sigma_{YX} Sigma_X^{-1}||_2`` (thesis eq. 5.10).
+        :math:`\lVert \Sigma_{Y|T}^{-1/2} \Sigma_{YX} \Sigma_X^{-1} \rVert_2` (thesis eq. 5.10).
     q : array-like of shape (d_y, d_y)
-        ``Sigma_{Y|T}^{-1/2} Sigma_{YT} Sigma_T^{-1} Sigma_{TY} Sigma_{Y|T}^{-1/2}``
+        :math:`\Sigma_{Y|T}^{-1/2} \Sigma_{YT} \Sigma_T^{-1} \Sigma_{TY} \Sigma_{Y|T}^{-1/2}`
         (thesis eq. A.113, the symmetric form of eq. 5.9).
     radius : float
         Clipping radius R.

@@ -277,11 +277,11 @@ def _mu_from(epsilon, delta):
     prefer_skip_nested_validation=True,
 )
 def gaussian_delta(epsilon, sigma, sensitivity=1.0):
-    """Smallest delta for which the Gaussian mechanism is (epsilon, delta)-DP.
+    r"""Smallest delta for which the Gaussian mechanism is (epsilon, delta)-DP.
 
     Balle and Wang (2018), Thm. 8 (dp-compression-kohler2018, Thm. 1.2.2): exact,
     necessary and sufficient. Depends on ``sigma`` and ``sensitivity`` only
-    through ``mu = sensitivity / sigma``: see :func:`gaussian_dp_delta_from_mu`.
+    through :math:`\mu = \text{sensitivity} / \sigma`: see :func:`gaussian_dp_delta_from_mu`.
 
     Parameters
     ----------
@@ -295,8 +295,8 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     Returns
     -------
     float
-        delta in [0, 1]: it tends to 1 as ``sensitivity / sigma`` grows (exactly
-        1 once ``sensitivity / sigma`` overflows) and is 0 only where the true
+        delta in [0, 1]: it tends to 1 as :math:`\text{sensitivity} / \sigma` grows (exactly
+        1 once :math:`\text{sensitivity} / \sigma` overflows) and is 0 only where the true
         value is below the smallest float.
 
     See Also
@@ -320,7 +320,7 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     prefer_skip_nested_validation=True,
 )
 def gaussian_epsilon(sigma, delta, sensitivity=1.0):
-    """Smallest epsilon for which the Gaussian mechanism is (epsilon, delta)-DP.
+    r"""Smallest epsilon for which the Gaussian mechanism is (epsilon, delta)-DP.
 
     Inverts :func:`gaussian_delta` in epsilon (delta decreases in epsilon) by
     Brent's method, and rounds the root to the smallest float epsilon whose
@@ -340,8 +340,8 @@ def gaussian_epsilon(sigma, delta, sensitivity=1.0):
     float
         epsilon >= 0 (0 when the noise already gives (0, delta)-DP); ``inf``
         when no float epsilon suffices, which happens once
-        ``sensitivity / sigma`` exceeds about 1.9e154 (the exact epsilon, about
-        ``(sensitivity / sigma)^2 / 2``, is then above the largest float).
+        :math:`\text{sensitivity} / \sigma` exceeds about 1.9e154 (the exact epsilon, about
+        :math:`(\text{sensitivity} / \sigma)^2 / 2`, is then above the largest float).
 
     See Also
     --------
@@ -365,10 +365,10 @@ def gaussian_epsilon(sigma, delta, sensitivity=1.0):
     prefer_skip_nested_validation=True,
 )
 def gaussian_sigma(epsilon, delta, sensitivity=1.0):
-    """Smallest noise standard deviation that makes the Gaussian mechanism (epsilon, delta)-DP.
+    r"""Smallest noise standard deviation that makes the Gaussian mechanism (epsilon, delta)-DP.
 
     Analytic calibration of Balle and Wang (2018), Alg. 1, solved here by root
-    finding on ``log delta`` as a function of ``log(sensitivity / sigma)``,
+    finding on :math:`\log \delta` as a function of :math:`\log(\text{sensitivity} / \sigma)`,
     from an analytic bracket: robust for any epsilon > 0 and delta in (0, 1)
     (checked for epsilon from 1e-8 to 1e6 and delta from 1e-300 to 1 - 1e-16).
 
@@ -420,7 +420,7 @@ def gaussian_sigma(epsilon, delta, sensitivity=1.0):
     prefer_skip_nested_validation=True,
 )
 def gaussian_max_sensitivity(epsilon, delta):
-    """Largest L2 sensitivity that unit-variance Gaussian noise covers at (epsilon, delta).
+    r"""Largest L2 sensitivity that unit-variance Gaussian noise covers at (epsilon, delta).
 
     ``1 / gaussian_sigma(epsilon, delta)``, i.e. :func:`gaussian_dp_mu`: the
     mechanisms in :mod:`sklearn_privacy.gaussian` whiten their noise to the
@@ -440,7 +440,7 @@ def gaussian_max_sensitivity(epsilon, delta):
     See Also
     --------
     gaussian_sigma : Noise needed for a given sensitivity.
-    gaussian_dp_mu : The same ratio ``sensitivity / sigma``.
+    gaussian_dp_mu : The same ratio :math:`\text{sensitivity} / \sigma`.
 
     Examples
     --------
@@ -456,13 +456,13 @@ def gaussian_max_sensitivity(epsilon, delta):
     prefer_skip_nested_validation=True,
 )
 def gaussian_dp_mu(epsilon, delta):
-    """Largest ``mu = sensitivity / sigma`` for which the Gaussian mechanism is (epsilon, delta)-DP.
+    r"""Largest :math:`\mu = \text{sensitivity} / \sigma` keeping the mechanism (epsilon, delta)-DP.
 
     Equivalently the largest ``mu`` such that ``mu``-Gaussian differential
     privacy (Dong, Roth and Su 2019) implies (epsilon, delta)-DP: the
     (epsilon, delta) curve of ``mu``-GDP is the analytic Gaussian mechanism's.
     ``1 / gaussian_sigma(epsilon, delta)`` for epsilon > 0; at epsilon = 0 it
-    is the closed form ``2 sqrt(2) erfinv(delta)`` (delta is then the total
+    is the closed form :math:`2 \sqrt{2}\, \operatorname{erf}^{-1}(\delta)` (delta is then the total
     variation distance).
 
     Parameters
@@ -499,11 +499,11 @@ def gaussian_dp_mu(epsilon, delta):
     prefer_skip_nested_validation=True,
 )
 def gaussian_dp_epsilon_from_mu(mu, delta):
-    """Smallest epsilon for which ``mu``-Gaussian DP implies (epsilon, delta)-DP.
+    r"""Smallest epsilon for which ``mu``-Gaussian DP implies (epsilon, delta)-DP.
 
     The conversion of Dong, Roth and Su (2019, Cor. 2.13), equal to
-    :func:`gaussian_epsilon` with ``sensitivity / sigma = mu``; it takes ``mu``
-    directly, so that compositions (``mu = sqrt(sum mu_i^2)``) need no
+    :func:`gaussian_epsilon` with :math:`\text{sensitivity} / \sigma = \mu`; it takes ``mu``
+    directly, so that compositions (:math:`\mu = \sqrt{\sum_i \mu_i^2}`) need no
     sigma.
 
     Parameters
@@ -540,11 +540,11 @@ def gaussian_dp_epsilon_from_mu(mu, delta):
     prefer_skip_nested_validation=True,
 )
 def gaussian_dp_delta_from_mu(epsilon, mu):
-    """Smallest delta for which ``mu``-Gaussian DP implies (epsilon, delta)-DP.
+    r"""Smallest delta for which ``mu``-Gaussian DP implies (epsilon, delta)-DP.
 
-    ``Phi(mu / 2 - epsilon / mu) - exp(epsilon) Phi(-mu / 2 - epsilon / mu)``
+    :math:`\Phi(\mu / 2 - \epsilon / \mu) - e^{\epsilon}\, \Phi(-\mu / 2 - \epsilon / \mu)`
     (Dong, Roth and Su 2019, Cor. 2.13), equal to :func:`gaussian_delta` with
-    ``sensitivity / sigma = mu``, evaluated without cancellation.
+    :math:`\text{sensitivity} / \sigma = \mu`, evaluated without cancellation.
 
     Parameters
     ----------
@@ -578,9 +578,9 @@ def gaussian_dp_delta_from_mu(epsilon, mu):
     prefer_skip_nested_validation=True,
 )
 def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
-    """Noise of the classical Gaussian mechanism (Dwork and Roth 2014, Thm. 3.22).
+    r"""Noise of the classical Gaussian mechanism (Dwork and Roth 2014, Thm. 3.22).
 
-    ``sigma = sensitivity * sqrt(2 log(1.25 / delta)) / epsilon``, a sufficient
+    :math:`\sigma = \text{sensitivity} \cdot \sqrt{2 \log(1.25 / \delta)} / \epsilon`, a sufficient
     condition that holds only for epsilon < 1 (dp-compression-kohler2018,
     Thm. 1.2.1). Kept for comparison: :func:`gaussian_sigma` is never larger.
 
@@ -622,10 +622,10 @@ def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     prefer_skip_nested_validation=True,
 )
 def approximate_gaussian_epsilon(sigma, delta, sensitivity=1.0):
-    """Closed-form sufficient epsilon of dp-compression-kohler2018, Thm. 5.4.1.
+    r"""Closed-form sufficient epsilon of dp-compression-kohler2018, Thm. 5.4.1.
 
-    ``epsilon = Phi^-1(1 - delta) sqrt(2 eta) + eta`` with
-    ``eta = sensitivity^2 / (2 sigma^2)``. Always >= :func:`gaussian_epsilon`
+    :math:`\epsilon = \Phi^{-1}(1 - \delta) \sqrt{2 \eta} + \eta` with
+    :math:`\eta = \text{sensitivity}^2 / (2 \sigma^2)`. Always >= :func:`gaussian_epsilon`
     (it drops the negative term of the exact condition).
 
     Parameters

@@ -30,7 +30,9 @@ def _logdet(cov, name):
 
 
 def gaussian_entropy(cov):
-    """Differential entropy of ``N(mu, cov)`` in nats: ``0.5 log det(2 pi e cov)``.
+    r"""Differential entropy of :math:`N(\mu, \Sigma)` in nats.
+
+    :math:`\frac{1}{2} \log \det(2 \pi e \Sigma)`, with :math:`\Sigma` the covariance ``cov``.
 
     Parameters
     ----------
@@ -40,11 +42,11 @@ def gaussian_entropy(cov):
     Returns
     -------
     float
-        ``0.5 * (d log(2 pi e) + log det cov)``.
+        :math:`\frac{1}{2} (d \log(2 \pi e) + \log \det \Sigma)`.
 
     See Also
     --------
-    gaussian_mutual_information : ``I(A; B)`` from the same log-determinants.
+    gaussian_mutual_information : :math:`I(A; B)` from the same log-determinants.
     entropy : Shannon entropy of a discrete pmf.
 
     Examples
@@ -59,7 +61,7 @@ def gaussian_entropy(cov):
 
 
 def gaussian_mutual_information(cov, a, b):
-    """Mutual information ``I(A; B)`` of jointly Gaussian variables, in nats.
+    r"""Mutual information :math:`I(A; B)` of jointly Gaussian variables, in nats.
 
     Parameters
     ----------
@@ -71,13 +73,13 @@ def gaussian_mutual_information(cov, a, b):
     Returns
     -------
     float
-        ``0.5 * (log det cov_aa + log det cov_bb - log det cov_ab,ab)``.
+        :math:`\frac{1}{2} (\log \det \Sigma_{AA} + \log \det \Sigma_{BB} - \log \det \Sigma)`.
 
     See Also
     --------
     gaussian_entropy : Differential entropy of a Gaussian vector.
     gaussian_mutual_information_from_correlation : The same from canonical correlations.
-    mutual_information : ``I(A; B)`` of a discrete joint pmf.
+    mutual_information : :math:`I(A; B)` of a discrete joint pmf.
 
     Examples
     --------
@@ -112,11 +114,14 @@ def _summed(values, axis):
 
 
 def gaussian_channel_rate(snr, *, axis=None):
-    """Mutual information of parallel Gaussian channels, ``sum 0.5 log(1 + snr)``, in nats.
+    r"""Mutual information of parallel Gaussian channels in nats.
 
-    A component ``T = X + Z`` with independent Gaussian ``X`` and ``Z`` and
-    signal-to-noise ratio ``snr = var(X) / var(Z)`` carries
-    ``I(X; T) = 0.5 log(1 + snr)``; independent components add up.
+    :math:`\sum \frac{1}{2} \log(1 + \mathrm{snr})` over the components.
+
+    A component :math:`T = X + Z` with independent Gaussian :math:`X` and :math:`Z`
+    and signal-to-noise ratio :math:`\mathrm{snr} = \operatorname{var}(X) / \operatorname{var}(Z)`
+    carries :math:`I(X; T) = \frac{1}{2} \log(1 + \mathrm{snr})`; independent components
+    add up.
 
     Parameters
     ----------
@@ -152,17 +157,17 @@ def gaussian_channel_rate(snr, *, axis=None):
 
 
 def gaussian_mutual_information_from_correlation(rho, *, axis=None):
-    """Mutual information of Gaussian pairs with correlation ``rho``, in nats.
+    r"""Mutual information of Gaussian pairs with correlation :math:`\rho`, in nats.
 
-    For jointly Gaussian scalars ``A``, ``B`` with correlation ``rho``,
-    ``I(A; B) = -0.5 log(1 - rho^2)``. For Gaussian vectors, pass their
+    For jointly Gaussian scalars :math:`A`, :math:`B` with correlation :math:`\rho`,
+    :math:`I(A; B) = -\frac{1}{2} \log(1 - \rho^2)`. For Gaussian vectors, pass their
     canonical correlations: the pairs of canonical variates are independent,
     so their informations add up.
 
     Parameters
     ----------
     rho : float or array-like of float
-        Correlations in [-1, 1] (``+-1`` gives ``inf``).
+        Correlations in [-1, 1] (:math:`\pm 1` gives ``inf``).
     axis : None, int or tuple of int, default=None
         Axes summed over, as in :func:`gaussian_channel_rate`: ``None`` sums
         all, ``()`` none.
@@ -170,8 +175,8 @@ def gaussian_mutual_information_from_correlation(rho, *, axis=None):
     Returns
     -------
     float or ndarray
-        ``sum -0.5 log(1 - rho^2)``, with ``log1p`` for precision at small
-        ``rho``; a float when the sum leaves no axis.
+        :math:`\sum -\frac{1}{2} \log(1 - \rho^2)`, with ``log1p`` for precision at small
+        :math:`\rho`; a float when the sum leaves no axis.
 
     See Also
     --------

@@ -20,18 +20,18 @@ from scipy.special import xlogy
 
 
 def column_potentials(joint):
-    """``phi`` of every column of ``joint[s, y]``: ``sum_s q log q - p log p``.
+    r""":math:`\phi` of every column of ``joint[s, y]``: :math:`\sum_s q_s \log q_s - p \log p`.
 
     Parameters
     ----------
     joint : ndarray of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)``, one column ``q`` per output symbol.
+        Joint pmf :math:`P(S, Y)`, one column :math:`q` per output symbol.
 
     Returns
     -------
     ndarray of shape (n_y,)
-        ``phi(q) = sum_s q log q - p log p`` of each column, with
-        ``p = sum_s q``; ``-p H(S | y)``, so never positive.
+        :math:`\phi(q) = \sum_s q_s \log q_s - p \log p` of each column, with
+        :math:`p = \sum_s q_s`; :math:`-p\, H(S \mid y)`, so never positive.
 
     See Also
     --------
@@ -53,12 +53,12 @@ def column_potentials(joint):
 
 
 def merge_costs(joint, i, others=None, potentials=None):
-    """Decrease of ``I(S; Y)`` when column ``i`` of ``joint[s, y]`` merges with each of ``others``.
+    r"""Decrease of :math:`I(S; Y)` when column ``i`` of ``joint`` merges with each of ``others``.
 
     Parameters
     ----------
     joint : ndarray of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)`` (unnormalised counts also work: the cost scales).
+        Joint pmf :math:`P(S, Y)` (unnormalised counts also work: the cost scales).
     i : int
         The column to merge.
     others : array-like of int, default=None
@@ -76,7 +76,7 @@ def merge_costs(joint, i, others=None, potentials=None):
     --------
     merge_cost : Cost of merging one pair of columns.
     pairwise_merge_costs : Costs of every pair of columns.
-    column_potentials : The ``phi`` terms the costs are made of.
+    column_potentials : The :math:`\phi` terms the costs are made of.
 
     Examples
     --------
@@ -103,19 +103,19 @@ def merge_costs(joint, i, others=None, potentials=None):
 
 
 def merge_cost(joint, i, j):
-    """Decrease of ``I(S; Y)`` when columns ``i`` and ``j`` of ``joint[s, y]`` merge.
+    r"""Decrease of :math:`I(S; Y)` when columns ``i`` and ``j`` of ``joint[s, y]`` merge.
 
     Parameters
     ----------
     joint : ndarray of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)`` (unnormalised counts also work: the cost scales).
+        Joint pmf :math:`P(S, Y)` (unnormalised counts also work: the cost scales).
     i, j : int
         The two columns to merge.
 
     Returns
     -------
     float
-        Non-negative cost ``phi(q_i) + phi(q_j) - phi(q_i + q_j)``; 0 when
+        Non-negative cost :math:`\phi(q_i) + \phi(q_j) - \phi(q_i + q_j)`; 0 when
         ``i == j``.
 
     See Also
@@ -140,12 +140,12 @@ def merge_cost(joint, i, j):
 def pairwise_merge_costs(joint):
     """Matrix of :func:`merge_cost` for every pair of columns (zero diagonal).
 
-    Memory stays ``O(n_s * n_y)`` per row of the result.
+    Memory stays :math:`O(n_s n_y)` per row of the result.
 
     Parameters
     ----------
     joint : ndarray of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)`` (unnormalised counts also work: the cost scales).
+        Joint pmf :math:`P(S, Y)` (unnormalised counts also work: the cost scales).
 
     Returns
     -------

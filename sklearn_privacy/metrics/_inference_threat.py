@@ -27,25 +27,25 @@ __all__ = ["inference_threat_bound", "map_cost_gain"]
     prefer_skip_nested_validation=True,
 )
 def inference_threat_bound(leakage, *, cost_bound=1.0):
-    """Largest cost gain of an adversary with a cost bounded by L (Thm. 1).
+    r"""Largest cost gain of an adversary with a cost bounded by L (Thm. 1).
 
     Parameters
     ----------
     leakage : float or array-like of float
-        ``I(S;Y)`` in nats (e.g. a mechanism's ``leakage_``), non-negative.
+        :math:`I(S; Y)` in nats (e.g. a mechanism's ``leakage_``), non-negative.
     cost_bound : float, default=1.0
-        ``L = sup_{s, q} |C(s, q)|``; ``1`` for the 0-1 loss of a MAP guess.
+        :math:`L = \sup_{s, q} |C(s, q)|`; ``1`` for the 0-1 loss of a MAP guess.
 
     Returns
     -------
     float or ndarray
-        ``2 sqrt(2) L sqrt(I(S;Y))``.
+        :math:`2 \sqrt{2}\, L \sqrt{I(S; Y)}`.
 
     See Also
     --------
     map_cost_gain : Exact cost gain of the MAP adversary.
-    sklearn_privacy.information.mutual_information : The leakage ``I(S;Y)`` of a joint pmf.
-    leakage_score : The leakage ``I(S;Y)`` estimated from samples.
+    sklearn_privacy.information.mutual_information : The leakage :math:`I(S; Y)` of a joint pmf.
+    leakage_score : The leakage :math:`I(S; Y)` estimated from samples.
 
     Examples
     --------
@@ -62,20 +62,20 @@ def inference_threat_bound(leakage, *, cost_bound=1.0):
 
 @validate_params({"joint": ["array-like"]}, prefer_skip_nested_validation=True)
 def map_cost_gain(joint):
-    """Exact cost gain of the MAP adversary under the 0-1 loss (``L = 1``).
+    r"""Exact cost gain of the MAP adversary under the 0-1 loss (:math:`L = 1`).
 
-    Without Y the best guess of S is wrong with probability ``1 - max_s p(s)``;
-    after Y it is ``1 - sum_y max_s p(s, y)``.
+    Without Y the best guess of S is wrong with probability :math:`1 - \max_s p(s)`;
+    after Y it is :math:`1 - \sum_y \max_s p(s, y)`.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)``.
+        Joint pmf :math:`P(S, Y)`.
 
     Returns
     -------
     float
-        ``sum_y max_s p(s, y) - max_s p(s)``, in ``[0, 1]``.
+        :math:`\sum_y \max_s p(s, y) - \max_s p(s)`, in :math:`[0, 1]`.
 
     See Also
     --------

@@ -56,7 +56,7 @@ def is_discrete_release(release):
     - all its values are finite integers (codes, one-hot encodings);
     - it takes few distinct rows: at most ``n_samples / 10``, so that each
       release value is seen 10 times on average (a float release with heavily
-      repeated values, such as ``x + 0.3 * S`` with ``x`` from a few levels).
+      repeated values, such as :math:`x + 0.3 S` with :math:`x` from a few levels).
 
     A release with continuous noise has (almost) as many distinct rows as
     samples and is not discrete. :func:`leakage_score` uses this rule to pick
@@ -261,7 +261,7 @@ def _gaussian_estimate(sensitive, release):
     prefer_skip_nested_validation=True,
 )
 def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
-    """Estimate the leakage ``I(S; release)`` from paired samples, in nats.
+    r"""Estimate the leakage :math:`I(S; \text{release})` from paired samples, in nats.
 
     Parameters
     ----------
@@ -278,8 +278,8 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
         - ``"gaussian"``: a Gaussian model. For a discrete S, the release
           given each value of S is Gaussian with that value's mean and a
           shared covariance (linear discriminant analysis) and the estimate
-          is ``H(S) - E[-log P(S | T)]`` under that model, averaged over the
-          samples (so at most ``H(S)``); for a continuous S, the mutual
+          is :math:`H(S) - \E[-\log P(S \mid T)]` under that model, averaged over the
+          samples (so at most :math:`H(S)`); for a continuous S, the mutual
           information of a Gaussian with the sample covariance of
           (S, release). A parametric estimate, exact for Gaussian classes; it
           sees only the class means, so it **can under-estimate the leakage
@@ -292,8 +292,8 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
           column's ranks (its empirical copula): invariant to any monotone
           map of a column and moved by one outlier by at most one rank.
           Rows seen more than once (ties) are counted exactly, as atoms, by the chain rule
-          ``I(S; T) = I(S; A) + P(A = o) I(S; T | A = o)`` (``A`` the atom of a
-          row, ``o`` for rows seen once): the plug-in estimate on the atoms
+          :math:`I(S; T) = I(S; A) + P(A = o)\, I(S; T \mid A = o)` (:math:`A` the atom of a
+          row, :math:`o` for rows seen once): the plug-in estimate on the atoms
           and the kNN estimate on the rows seen once. On a release with no
           ties it is Ross's estimate, on one whose rows all repeat the
           plug-in estimate;
@@ -306,8 +306,8 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
     Returns
     -------
     float
-        Estimated ``I(S; release)`` in nats, non-negative and, for a
-        discrete S, at most the plug-in entropy ``H(S)`` of the sample.
+        Estimated :math:`I(S; \text{release})` in nats, non-negative and, for a
+        discrete S, at most the plug-in entropy :math:`H(S)` of the sample.
 
     Raises
     ------
@@ -328,22 +328,23 @@ def leakage_score(sensitive, release, *, estimator="auto", n_neighbors=3):
 
     Notes
     -----
-    Limits (n = 2000, a fair binary S, ``H(S) = 0.693`` nats, x uniform on
+    Limits (n = 2000, a fair binary S, :math:`H(S) = 0.693` nats, x uniform on
     [0, 1)). A sample estimate sees the dependence that neighbouring samples
     show; a code that no smooth neighbourhood reveals is invisible to it, as
     it is to the default adversary of :func:`adversary_accuracy_score`
     (accuracy 0.52 on each of these):
 
-    - S in the tenth decimal, ``round(x, 3) + 1e-10 S``: 0.44 (the rows that
+    - S in the tenth decimal, :math:`\operatorname{round}(x, 3) + 10^{-10} S`: 0.44 (the rows that
       repeat are counted exactly, the others are not);
-    - a high-frequency code, ``x + 1e-3 sign(sin(2e4 x)) (2 S - 1)``: 0.00;
+    - a high-frequency code,
+      :math:`x + 10^{-3} \operatorname{sign}(\sin(2 \cdot 10^4 x))\, (2 S - 1)`: 0.00;
     - S in the lowest mantissa bit of x: 0.00.
 
     Such releases leak S to whoever knows the code. Use a mechanism whose
     leakage is known by construction (its ``leakage_``), or an adversary
     built for the code, as the complement of these estimates. The plug-in
     estimate is biased upwards on finite samples (about
-    ``(|S| - 1)(|T| - 1) / (2 n)`` nats); Miller-Madow removes most of that bias.
+    :math:`(|S| - 1)(|T| - 1) / (2 n)` nats); Miller-Madow removes most of that bias.
 
     Examples
     --------
@@ -420,7 +421,7 @@ def default_adversary(discrete):
     prefer_skip_nested_validation=True,
 )
 def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0.5, random_state=0):
-    """Accuracy of an adversary that learns to predict S from the release.
+    r"""Accuracy of an adversary that learns to predict S from the release.
 
     The empirical attack of ppan-tripathy2017 (Fig. 9): the classifier is
     trained on a stratified ``train_size`` share of the rows and scored on the
@@ -448,7 +449,7 @@ def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0
     See Also
     --------
     make_adversary_scorer : The same accuracy as a cross-validation scorer.
-    leakage_score : Information leakage ``I(S; release)``.
+    leakage_score : Information leakage :math:`I(S; \text{release})`.
 
     Examples
     --------

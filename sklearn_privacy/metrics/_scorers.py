@@ -188,13 +188,13 @@ def _exact_leakage(mechanism, X_release, S, required=False):
 
 
 def exact_leakage_score(estimator, X, *, sensitive=None):
-    """The leakage ``I(S; release)`` on the rows ``X``, computed without sampling the release.
+    r"""The leakage :math:`I(S; \text{release})` on the rows ``X``, computed without sampling.
 
     For a mechanism whose release takes finitely many values with known
     probabilities (the funnels' merges, the convex mapping, PPAN with a
     categorical release), the joint
     distribution of S and the release on the rows is
-    ``P(s, u) = (1/n) sum_i [s_i = s] P(u | row i)``, so its mutual
+    :math:`P(s, u) = \frac{1}{n} \sum_i [s_i = s]\, P(u \mid \text{row } i)`, so its mutual
     information is the leakage of the mechanism on those rows, with none of
     the sampling bias of an estimate from one release (0.009 nats on an
     Adult test fold where the plug-in estimate of one release is used).
@@ -212,7 +212,7 @@ def exact_leakage_score(estimator, X, *, sensitive=None):
     Returns
     -------
     float
-        ``I(S; release)`` in nats.
+        :math:`I(S; \text{release})` in nats.
 
     Raises
     ------
@@ -282,7 +282,7 @@ class _DistortionScorer(_MechanismScorer):
     prefer_skip_nested_validation=True,
 )
 def make_leakage_scorer(*, estimator="auto", n_neighbors=3, greater_is_better=False):
-    """Scorer of the leakage ``I(S; release)`` on the test fold, in nats.
+    r"""Scorer of the leakage :math:`I(S; \text{release})` on the test fold, in nats.
 
     Parameters
     ----------
@@ -298,7 +298,7 @@ def make_leakage_scorer(*, estimator="auto", n_neighbors=3, greater_is_better=Fa
     n_neighbors : int, default=3
         Neighbours of the kNN estimate.
     greater_is_better : bool, default=False
-        With the default the scorer returns ``-I(S; release)`` (a ``neg_``
+        With the default the scorer returns :math:`-I(S; \text{release})` (a ``neg_``
         score, so that greater is better as scikit-learn expects).
 
     Returns

@@ -53,26 +53,26 @@ __all__ = [
     prefer_skip_nested_validation=True,
 )
 def counting_query_joint(n, p=0.5):
-    """Joint pmf ``P(S, Y)`` of the counting query (Examples 1-2).
+    r"""Joint pmf :math:`P(S, Y)` of the counting query (Examples 1-2).
 
-    ``S = (S_1, ..., S_n)`` with i.i.d. ``1_A(S_i) ~ Bernoulli(p)`` (each entry
-    reduced to whether it has property A) and ``Y = sum_i 1_A(S_i)``.
+    :math:`S = (S_1, \ldots, S_n)` with i.i.d. :math:`1_A(S_i) \sim \operatorname{Bernoulli}(p)`
+    (each entry reduced to whether it has property A) and :math:`Y = \sum_i 1_A(S_i)`.
 
     Parameters
     ----------
     n : int
-        Number of database entries (at most 16: S has ``2^n`` values).
+        Number of database entries (at most 16: S has :math:`2^n` values).
     p : float, default=0.5
         Probability that an entry has property A.
 
     Returns
     -------
     ndarray of shape (2 ** n, n + 1)
-        ``joint[s, y]``; row ``s`` is the binary expansion of the database.
+        ``joint[s, y]``; row :math:`s` is the binary expansion of the database.
 
     See Also
     --------
-    counting_query_zeta : Its ``zeta`` in closed form.
+    counting_query_zeta : Its :math:`\zeta` in closed form.
     laplace_counting_query_leakage : Leakage of the Laplace counting query.
 
     Examples
@@ -93,12 +93,12 @@ def counting_query_joint(n, p=0.5):
 
 
 def zeta_distribution(joint):
-    """``zeta(y) ~ exp(H(S | Y=y))`` of Corollary 2 (requires ``Y = f(S)``).
+    r""":math:`\zeta(y) \propto \exp(H(S \mid Y = y))` of Corollary 2 (requires :math:`Y = f(S)`).
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_y)
-        ``P(S, Y)`` with one nonzero entry per row (``Y`` a function of ``S``).
+        :math:`P(S, Y)` with one nonzero entry per row (:math:`Y` a function of :math:`S`).
 
     Returns
     -------
@@ -106,8 +106,8 @@ def zeta_distribution(joint):
 
     See Also
     --------
-    maximum_leakage_from_zeta : Maximum leakage computed through ``zeta``.
-    counting_query_zeta : ``zeta`` of the counting query in closed form.
+    maximum_leakage_from_zeta : Maximum leakage computed through :math:`\zeta`.
+    counting_query_zeta : :math:`\zeta` of the counting query in closed form.
 
     Examples
     --------
@@ -121,7 +121,7 @@ def zeta_distribution(joint):
 
 
 def counting_query_zeta(n):
-    """``zeta(y) = C(n, y) / 2^n`` (Example 2): the pre-image sizes, normalised.
+    r""":math:`\zeta(y) = \binom{n}{y} / 2^n` (Example 2): the pre-image sizes, normalised.
 
     Parameters
     ----------
@@ -131,13 +131,13 @@ def counting_query_zeta(n):
     Returns
     -------
     ndarray of shape (n + 1,)
-        ``zeta(y)`` for ``y = 0, ..., n``: the binomial(n, 1/2) pmf, whatever
-        the probability ``p`` of property A (given ``Y = y``, S is uniform on
-        its ``C(n, y)`` pre-images).
+        :math:`\zeta(y)` for :math:`y = 0, \ldots, n`: the binomial(n, 1/2) pmf, whatever
+        the probability :math:`p` of property A (given :math:`Y = y`, S is uniform on
+        its :math:`\binom{n}{y}` pre-images).
 
     See Also
     --------
-    zeta_distribution : ``zeta`` of any deterministic ``Y = f(S)``.
+    zeta_distribution : :math:`\zeta` of any deterministic :math:`Y = f(S)`.
     counting_query_joint : Joint pmf of the counting query.
 
     Examples
@@ -150,19 +150,20 @@ def counting_query_zeta(n):
 
 
 def maximum_leakage_from_zeta(joint, mapping):
-    """Maximum leakage via Corollary 2's identity, eq. (40).
+    r"""Maximum leakage via Corollary 2's identity, eq. (40).
 
-    ``H(S) - H(S|U=u) = H(S) - log sum_y e^{H(S|Y=y)} + D(P_{Y|U=u} || zeta)``,
+    :math:`H(S) - H(S \mid U = u)
+    = H(S) - \log \sum_y e^{H(S \mid Y = y)} + D(P_{Y \mid U = u} \,\|\, \zeta)`,
     maximised over the outputs of positive probability. Equal to
     :func:`~sklearn_privacy.information.max_information_leakage` of
-    ``joint @ mapping`` when ``Y = f(S)``.
+    ``joint @ mapping`` when :math:`Y = f(S)`.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_y)
-        ``P(S, Y)`` with ``Y = f(S)`` (one nonzero entry per row).
+        :math:`P(S, Y)` with :math:`Y = f(S)` (one nonzero entry per row).
     mapping : array-like of shape (n_y, n_u)
-        ``P(U | Y)``.
+        :math:`P(U \mid Y)`.
 
     Returns
     -------
@@ -171,7 +172,7 @@ def maximum_leakage_from_zeta(joint, mapping):
 
     See Also
     --------
-    zeta_distribution : The ``zeta`` this identity uses.
+    zeta_distribution : The :math:`\zeta` this identity uses.
     sklearn_privacy.information.max_information_leakage : The direct computation.
 
     Examples
@@ -199,33 +200,34 @@ def maximum_leakage_from_zeta(joint, mapping):
 
 
 def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_000):
-    """Rate-distortion function ``R(D) = min I(Y; U)`` s.t. ``E d(Y, U) <= D`` (Corollary 1).
+    r"""Rate-distortion function :math:`R(D) = \min I(Y; U)` s.t. :math:`\E\, d(Y, U) \le D`.
 
-    Blahut-Arimoto at slope ``beta`` (``Q(u|y) ~ r(u) exp(-beta d(y, u))``),
-    with Brent's method on ``beta`` (:func:`scipy.optimize.brentq`) to meet
+    Corollary 1, computed by Blahut-Arimoto at slope :math:`\beta`
+    (:math:`Q(u \mid y) \propto r(u) \exp(-\beta\, d(y, u))`),
+    with Brent's method on :math:`\beta` (:func:`scipy.optimize.brentq`) to meet
     the budget, which the expected distortion then meets to the accuracy of
-    the Blahut-Arimoto iterations. For ``Y = f(S)`` this is the least average
-    leakage ``min I(S; U)`` of Thm. 1.
+    the Blahut-Arimoto iterations. For :math:`Y = f(S)` this is the least average
+    leakage :math:`\min I(S; U)` of Thm. 1.
 
     Parameters
     ----------
     p_y : array-like of shape (n_y,)
-        The pmf of ``Y``.
+        The pmf of :math:`Y`.
     distortion : array-like of shape (n_y, n_u)
-        ``d(y, u) >= 0``.
+        :math:`d(y, u) \ge 0`.
     max_distortion : float
-        The budget ``D``.
+        The budget :math:`D`.
     tol : float, default=1e-10
-        Convergence of the Blahut-Arimoto iterations (change of ``r``).
+        Convergence of the Blahut-Arimoto iterations (change of :math:`r`).
     max_iter : int, default=100000
         Iteration limit of one Blahut-Arimoto run.
 
     Returns
     -------
     rate : float
-        ``R(D)`` in nats.
+        :math:`R(D)` in nats.
     mapping : ndarray of shape (n_y, n_u)
-        The optimal ``Q(u | y)``.
+        The optimal :math:`Q(u \mid y)`.
 
     See Also
     --------
@@ -289,24 +291,24 @@ def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_
 
 
 def max_entropy_noise(support, distortion, max_distortion):
-    """Largest-entropy noise ``Z`` with ``E d(Z) <= D`` (Corollary 1, eq. 22-23).
+    r"""Largest-entropy noise :math:`Z` with :math:`\E\, d(Z) \le D` (Corollary 1, eq. 22-23).
 
-    The maximiser is ``p(z) ~ exp(-beta d(z))`` with ``beta >= 0`` meeting the
-    budget (``beta = 0``, uniform, when that already does).
+    The maximiser is :math:`p(z) \propto \exp(-\beta\, d(z))` with :math:`\beta \ge 0` meeting the
+    budget (:math:`\beta = 0`, uniform, when that already does).
 
     Parameters
     ----------
     support : array-like of shape (n_z,)
         Values of the noise (used only to return them alongside).
     distortion : array-like of shape (n_z,)
-        ``d(z) >= 0``.
+        :math:`d(z) \ge 0`.
     max_distortion : float
 
     Returns
     -------
     pmf : ndarray of shape (n_z,)
     entropy : float
-        ``H(Z)`` in nats.
+        :math:`H(Z)` in nats.
 
     See Also
     --------
@@ -351,29 +353,31 @@ def max_entropy_noise(support, distortion, max_distortion):
     prefer_skip_nested_validation=True,
 )
 def laplace_counting_query_leakage(n, k, epsilon):
-    """Exact average leakage of the eps-DP Laplace counting query of Thm. 4.
+    r"""Exact average leakage of the eps-DP Laplace counting query of Thm. 4.
 
-    ``Y`` uniform on ``{0, k, 2k, ..., n}`` (eq. 45; ``n`` a multiple of ``k``),
-    ``U = Y + Lap(1/eps)`` (eq. 43-44), which is eps-DP for a counting query
-    (sensitivity 1). Since ``Y`` is a function of the database ``S``,
-    ``I(S; U) = I(Y; U) = h(U) - h(U | Y)`` with ``h(U | Y) = 1 + log(2 / eps)``;
-    ``h(U)`` is integrated by adaptive quadrature between and beyond the atoms.
+    :math:`Y` uniform on :math:`\{0, k, 2k, \ldots, n\}` (eq. 45; :math:`n` a multiple of
+    :math:`k`),
+    :math:`U = Y + \operatorname{Lap}(1/\epsilon)` (eq. 43-44), which is eps-DP for a counting query
+    (sensitivity 1). Since :math:`Y` is a function of the database :math:`S`,
+    :math:`I(S; U) = I(Y; U) = h(U) - h(U \mid Y)` with
+    :math:`h(U \mid Y) = 1 + \log(2 / \epsilon)`;
+    :math:`h(U)` is integrated by adaptive quadrature between and beyond the atoms.
 
     Parameters
     ----------
     n : int
-        Number of database entries (a multiple of ``k``).
+        Number of database entries (a multiple of :math:`k`).
     k : int
-        Spacing of the support of ``Y``.
+        Spacing of the support of :math:`Y`.
     epsilon : float
         DP level of the Laplace mechanism.
 
     Returns
     -------
     dict
-        ``leakage`` (nats), ``leakage_bits``, ``max_leakage`` (``log(1 + n/k)``,
-        the entropy of ``Y``), and ``paper_lower_bound_bits``, the bound
-        ``(1 - e^{-k eps / 2}) log2(1 + n/k) - 1`` of the proof.
+        ``leakage`` (nats), ``leakage_bits``, ``max_leakage`` (:math:`\log(1 + n/k)`,
+        the entropy of :math:`Y`), and ``paper_lower_bound_bits``, the bound
+        :math:`(1 - e^{-k \epsilon / 2}) \log_2(1 + n/k) - 1` of the proof.
 
     See Also
     --------
@@ -415,18 +419,18 @@ def laplace_counting_query_leakage(n, k, epsilon):
 
 
 def information_privacy_level(joint):
-    """Information-privacy level of Def. 6: ``max |log P(s|u) / P(s)|``.
+    r"""Information-privacy level of Def. 6: :math:`\max |\log P(s \mid u) / P(s)|`.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_u)
-        ``P(S, U)``; the maximum runs over ``u`` with ``P(U=u) > 0`` and ``s``
-        with ``P(S=s) > 0`` (``inf`` if some such ``P(s|u) = 0``).
+        :math:`P(S, U)`; the maximum runs over :math:`u` with :math:`P(U = u) > 0` and :math:`s`
+        with :math:`P(S = s) > 0` (``inf`` if some such :math:`P(s \mid u) = 0`).
 
     Returns
     -------
     float
-        The least ``eps`` for which the mapping is eps-information private.
+        The least :math:`\epsilon` for which the mapping is eps-information private.
 
     See Also
     --------
@@ -450,7 +454,7 @@ def information_privacy_level(joint):
 
 
 def information_privacy_guarantees(epsilon):
-    """What eps-information privacy implies (Thm. 3).
+    r"""What eps-information privacy implies (Thm. 3).
 
     Parameters
     ----------
@@ -460,13 +464,13 @@ def information_privacy_guarantees(epsilon):
     Returns
     -------
     dict
-        ``dp_epsilon``: ``2 eps`` (differential privacy between *any* two
-        inputs, neighbours or not); ``average_leakage``: ``eps`` nats (the
-        paper's ``eps / ln 2`` bits) bounding ``I(S; U)``.
+        ``dp_epsilon``: :math:`2 \epsilon` (differential privacy between *any* two
+        inputs, neighbours or not); ``average_leakage``: :math:`\epsilon` nats (the
+        paper's :math:`\epsilon / \ln 2` bits) bounding :math:`I(S; U)`.
 
     See Also
     --------
-    information_privacy_level : The level ``epsilon`` of a mapping.
+    information_privacy_level : The level :math:`\epsilon` of a mapping.
 
     Examples
     --------

@@ -37,21 +37,21 @@ def _check_eigenvalues(eigenvalues):
     prefer_skip_nested_validation=True,
 )
 def reverse_water_filling(eigenvalues, distortion):
-    """Water level and per-component distortions of Gaussian rate-distortion.
+    r"""Water level and per-component distortions of Gaussian rate-distortion.
 
     Parameters
     ----------
     eigenvalues : array-like of shape (d,)
-        Variances ``s_i`` of the independent components (eigenvalues of Sigma).
+        Variances :math:`s_i` of the independent components (eigenvalues of Sigma).
     distortion : float
-        Total squared-error distortion ``D >= 0``; above ``sum(s)`` nothing is sent.
+        Total squared-error distortion :math:`D \ge 0`; above :math:`\sum_i s_i` nothing is sent.
 
     Returns
     -------
     theta : float
-        Water level (``inf`` when ``D >= sum(s)``).
+        Water level (``inf`` when :math:`D \ge \sum_i s_i`).
     component_distortions : ndarray of shape (d,)
-        ``min(theta, s_i)``.
+        :math:`\min(\theta, s_i)`.
 
     See Also
     --------
@@ -84,7 +84,7 @@ def reverse_water_filling(eigenvalues, distortion):
     prefer_skip_nested_validation=True,
 )
 def gaussian_rate_distortion(eigenvalues, distortion):
-    """Rate-distortion function ``R(D)`` of a Gaussian vector, in nats.
+    r"""Rate-distortion function :math:`R(D)` of a Gaussian vector, in nats.
 
     Parameters
     ----------
@@ -96,7 +96,7 @@ def gaussian_rate_distortion(eigenvalues, distortion):
     Returns
     -------
     float or ndarray
-        ``sum_i 0.5 log(s_i / min(theta, s_i))``.
+        :math:`\sum_i \frac{1}{2} \log(s_i / \min(\theta, s_i))`.
 
     See Also
     --------
@@ -133,10 +133,10 @@ def gaussian_rate_distortion(eigenvalues, distortion):
     prefer_skip_nested_validation=True,
 )
 def gaussian_rate_distortion_beta(eigenvalues, beta):
-    """Rate and distortion reached by L2 compression with multiplier ``beta``.
+    r"""Rate and distortion reached by L2 compression with multiplier ``beta``.
 
-    dp-compression-kohler2018 Thm. 3.2.1 and sec. 3.4.1: water level ``1 / beta``;
-    components with ``beta s_i <= 1`` are pruned (distortion ``s_i``, rate 0).
+    dp-compression-kohler2018 Thm. 3.2.1 and sec. 3.4.1: water level :math:`1 / \beta`;
+    components with :math:`\beta s_i \le 1` are pruned (distortion :math:`s_i`, rate 0).
 
     Parameters
     ----------
@@ -146,9 +146,9 @@ def gaussian_rate_distortion_beta(eigenvalues, beta):
     Returns
     -------
     rate : float or ndarray
-        ``sum_{beta s_i > 1} 0.5 log(beta s_i)`` in nats.
+        :math:`\sum_{\beta s_i > 1} \frac{1}{2} \log(\beta s_i)` in nats.
     distortion : float or ndarray
-        ``sum_i min(1 / beta, s_i)``.
+        :math:`\sum_i \min(1 / \beta, s_i)`.
 
     See Also
     --------

@@ -1,0 +1,137 @@
+"""docs/check_site.py finds code blocks and tables wider than their box.
+
+A tiny synthetic site is checked in headless Chromium: each page holds one
+over-wide element in one of the ways a page goes wrong (lines that wrap, content
+that spills out, content that is clipped, a table sticking out of the text
+column); the same pages with the fix (the element scrolls horizontally) pass.
+One more page cites a paper by its raw short name, which the check also reports.
+"""
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHECK_SITE = Path(__file__).resolve().parents[1] / "docs" / "check_site.py"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+# One line of a printed table, far wider than the 500 px text column.
+WIDE_LINE = "  ".join(f"column_{i:02d}=0.123" for i in range(24))
+WIDE_CELL = "_".join(["unbreakable"] * 20)
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><style>
+body {{ margin: 0; font-family: monospace; }}
+article.bd-article {{ max-width: min(500px, 90vw); padding: 0 10px; }}
+{css}
+</style></head>
+<body><article class="bd-article"><section id="case">
+<p>Some text.</p>
+{body}
+</section></article></body></html>
+"""
+
+PRE = f"<pre>{WIDE_LINE}\nshort line</pre>"
+OUT = f'<div class="sphx-glr-script-out"><div class="highlight"><pre>{WIDE_LINE}</pre></div></div>'
+TABLE = f"<table><tr><td>{WIDE_CELL}</td><td>1.0</td></tr></table>"
+SCROLLS = "overflow-x: auto; white-space: pre;"
+
+# page -> (css of the broken page, body, what the check must report, css of the fixed page)
+CASES = {
+    "wrap.html": (
+        "pre { white-space: pre-wrap; overflow-x: auto; }",
+        PRE,
+        "lines wrap (white-space: pre-wrap) instead of scrolling",
+        f"pre {{ {SCROLLS} }}",
+    ),
+    "spill.html": (
+        "pre { white-space: pre; overflow: visible; }",
+        PRE,
+        "content wider than its box and no horizontal scrollbar (overflow-x: visible)",
+        f"pre {{ {SCROLLS} }}",
+    ),
+    "clip.html": (
+        "pre { white-space: pre; overflow: hidden; }",
+        PRE,
+        "content wider than its box and no horizontal scrollbar (overflow-x: hidden)",
+        f"pre {{ {SCROLLS} }}",
+    ),
+    # sphinx-gallery's "Out" block: a flex box whose pre wraps (the site's old style).
+    "gallery_out.html": (
+        ".sphx-glr-script-out { display: flex; } .sphx-glr-script-out .highlight "
+        "{ flex-grow: 1; overflow: auto; } pre { white-space: pre-wrap; word-break: break-word; }",
+        OUT,
+        "gallery output",
+        ".sphx-glr-script-out { display: flex; } .sphx-glr-script-out .highlight "
+        f"{{ flex-grow: 1; overflow: auto; }} pre {{ {SCROLLS} }}",
+    ),
+    "table.html": (
+        "table { border-collapse: collapse; }",
+        TABLE,
+        "sticks out of the text column",
+        "table { display: block; overflow-x: auto; max-width: 100%; }",
+    ),
+    # Not a block of the text: something makes the whole page scroll sideways.
+    "wide_page.html": (
+        ".banner { width: 900px; }",
+        '<div class="banner">a banner</div>',
+        "page: wider than the window (scrolls sideways) at 400 px window",
+        ".banner { max-width: 100%; }",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def check_site():
+    pytest.importorskip("playwright.sync_api", reason="playwright drives Chromium")
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM}: the check needs a browser")
+    spec = importlib.util.spec_from_file_location("check_site", CHECK_SITE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write_site(root, fixed):
+    root.mkdir()
+    (root / "index.html").write_text(PAGE.format(css="", body="<p>Nothing wide here.</p>"))
+    for name, (css, body, _, fixed_css) in CASES.items():
+        (root / name).write_text(PAGE.format(css=fixed_css if fixed else css, body=body))
+    # a paper cited by its short name (what a docstring says before docs/_citations.py links it)
+    cite = "(Tripathy et al., 2017, eq. 3-5)" if fixed else "(ppan-tripathy2017, eq. 3-5)"
+    (root / "citation.html").write_text(PAGE.format(css="", body=f"<p>The game {cite}.</p>"))
+    return root
+
+
+def _run(check_site, root, capsys):
+    status = check_site.main([str(root), "--chromium", CHROMIUM, "--timeout", "30"])
+    return status, capsys.readouterr().out
+
+
+def test_check_site_reports_overwide_blocks(check_site, tmp_path, capsys):
+    status, out = _run(check_site, _write_site(tmp_path / "broken", fixed=False), capsys)
+    assert status == 1, out
+    problems = [line for line in out.splitlines() if line.startswith("  - ")]
+    for name, (_, _, expected, _) in CASES.items():
+        found = [line for line in problems if line.startswith(f"  - {name}: ")]
+        assert any(expected in line for line in found), (name, out)
+    # the wrapped line is reported at both widths, with its measurements
+    (wrap,) = [line for line in problems if line.startswith("  - wrap.html: pre")]
+    assert "at 1280/400 px window" in wrap and "px lines in a" in wrap
+    # the table sticks out at the desktop width, where the column is 500 px wide
+    (table,) = [line for line in problems if line.startswith("  - table.html: table")]
+    assert f'"{WIDE_CELL[:60]}"' in table and "1280" in table
+    assert any(
+        line.startswith("  - citation.html: raw citation key in text: ppan-tripathy2017")
+        for line in problems
+    ), out
+    # the page without wide content has nothing to report
+    assert not [line for line in problems if line.startswith("  - index.html")], out
+
+
+def test_check_site_passes_blocks_that_scroll(check_site, tmp_path, capsys):
+    root = _write_site(tmp_path / "fixed", fixed=True)
+    status, out = _run(check_site, root, capsys)
+    assert status == 0, out
+    assert "no problems found" in out and "8 pages" in out
