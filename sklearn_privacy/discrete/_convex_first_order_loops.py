@@ -36,6 +36,7 @@ from sklearn_privacy.discrete._convex_problem import (
     _closest_mapping,
     _entropy_of_s,
     _expected_distortion,
+    _say,
 )
 from sklearn_privacy.information import max_information_leakage
 
@@ -177,10 +178,12 @@ def _first_order_average_loop(
         best_lower = max(best_lower, bound(log_post_x, lam), bound(log_post_z, lam))
         gap = best_value - best_lower
         history.append(best_value)
-        if verbose > 1:
-            print(
-                f"[ConvexPrivacyMapping] first-order iter {n_iter}: I(S;U)={best_value:.10g} "
-                f"gap<={gap:.3g} ({time.perf_counter() - started:.2f}s)"
+        if verbose >= 2:  # checked here too: no message formatted in the loop otherwise
+            _say(
+                verbose,
+                f"first-order iter {n_iter}: I(S;U)={best_value:.10g} "
+                f"gap<={gap:.3g} ({time.perf_counter() - started:.2f}s)",
+                level=2,
             )
         if gap <= tol:
             break
@@ -361,11 +364,12 @@ def _first_order_maximum_loop(joint, distortion, budget, *, tol=1e-7, max_iter=2
         if leak < hi:
             Q_hi, hi = Q_try, leak
         lo_smooth = max(lo_smooth, certified_below(np.exp(log_w - log_w.max()), log_post, hi))
-        if verbose > 1:
-            print(
-                f"[ConvexPrivacyMapping] smoothed max leakage t={t:g}: {value:.8g}, "
-                f"best verified {hi:.8g}, certified >= {lo_smooth:.8g} ({n_iter} iterations)"
-            )
+        _say(
+            verbose,
+            f"smoothed max leakage t={t:g}: {value:.8g}, best verified {hi:.8g}, "
+            f"certified >= {lo_smooth:.8g} ({n_iter} iterations)",
+            level=2,
+        )
         if n_iter >= max_iter:
             break
     return Q_hi, hi, min(lo_smooth, hi), n_iter

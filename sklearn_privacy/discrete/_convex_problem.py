@@ -183,6 +183,16 @@ def _expected_distortion(Q, p_y, distortion):
     return float(p_y @ (Q * distortion).sum(axis=1))
 
 
-def _say(verbose, message):
-    if verbose:
+def _say(verbose, message, *, level=1):
+    """Print a progress message of the solvers when ``verbose >= level``.
+
+    ``verbose`` has one meaning in the convex mapping (the functions of
+    :mod:`._convex_solvers` and ``ConvexPrivacyMapping``): progress messages
+    of the solver on standard output. 0 prints nothing; 1 (``level=1``) says
+    which solver ran, why one was abandoned, and what the first-order path or
+    the line search took; 2 (``level=2``) adds the first-order path's progress
+    (every 10 iterations for average leakage, each smoothing level for maximum
+    leakage). Every message goes through here.
+    """
+    if verbose >= level:
         print(f"[ConvexPrivacyMapping] {message}")

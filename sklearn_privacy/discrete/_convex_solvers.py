@@ -331,7 +331,11 @@ def min_average_leakage_mapping(
     max_iter : int, default=20000
         Iteration limit of the first-order path.
     verbose : int, default=0
-        Say which solver ran and why one was abandoned.
+        Progress messages of the solver, printed to standard output: 0 prints
+        nothing; 1 says which solver ran, why one was abandoned and what the
+        first-order path or the line search took; 2 adds the first-order
+        path's progress (every 10 iterations for average leakage, each
+        smoothing level for maximum leakage).
 
     Returns
     -------
@@ -465,7 +469,11 @@ def min_maximum_leakage_mapping(
     max_iter : int, default=20000
         Iteration limit of the first-order path.
     verbose : int, default=0
-        Say which solver ran (2: first-order progress).
+        Progress messages of the solver, printed to standard output: 0 prints
+        nothing; 1 says which solver ran, why one was abandoned and what the
+        first-order path or the line search took; 2 adds the first-order
+        path's progress (every 10 iterations for average leakage, each
+        smoothing level for maximum leakage).
 
     Returns
     -------

@@ -479,3 +479,27 @@ def test_result_pickles_with_its_keys():
     assert type(again) is type(result) and list(again) == RESULT_KEYS
     np.testing.assert_array_equal(again.mapping, result["mapping"])
     assert again.leakage == result.leakage
+
+
+@pytest.mark.parametrize(
+    "solve, progress",
+    [
+        (min_average_leakage_mapping, "first-order iter 10: I(S;U)="),
+        (min_maximum_leakage_mapping, "smoothed max leakage t=10: "),
+    ],
+)
+def test_verbose_levels_of_the_first_order_path(capsys, solve, progress):
+    # One meaning of verbose: 1 says which solver ran and what it took, 2 adds its progress.
+    joint, D = _random_instance(1)
+    least = min_achievable_distortion(joint, D)
+    budget = least + 0.4 * (min(joint.sum(axis=0) @ D) - least)
+    said = {}
+    for verbose in (0, 1, 2):
+        solve(joint, D, budget, solver="first-order", max_iter=300, verbose=verbose)
+        said[verbose] = capsys.readouterr().out
+    assert said[0] == ""
+    summary = "[ConvexPrivacyMapping] first-order path: "
+    assert said[1].startswith(summary) and said[1].count("\n") == 1
+    assert progress not in said[1]
+    assert f"[ConvexPrivacyMapping] {progress}" in said[2]
+    assert said[2].splitlines()[-1].startswith(summary)
