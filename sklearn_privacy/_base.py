@@ -477,41 +477,9 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
 
     def _resolve_sensitive_columns(self):
         """Indices of the columns of X that hold S (empty when S is not in X)."""
-        spec = self.sensitive
-        if spec is None:
-            return np.array([], dtype=int)
-        if isinstance(spec, slice):
-            return np.arange(self.n_features_in_)[spec]
-        items = list(spec) if _is_arraylike_not_scalar(spec) else [spec]
-        if not items:
-            raise ValueError("sensitive is empty: give at least one column, or None.")
         names = getattr(self, "feature_names_in_", None)
-        indices = []
-        for item in items:
-            if isinstance(item, (str, np.str_)):
-                if names is None:
-                    raise ValueError(
-                        f"sensitive names the column {item!r}, but X has no column names; "
-                        "pass a DataFrame or give integer indices."
-                    )
-                matches = np.flatnonzero(names == item)
-                if matches.size == 0:
-                    raise ValueError(f"sensitive column {item!r} is not a column of X.")
-                indices.append(int(matches[0]))
-            elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
-                if not -self.n_features_in_ <= item < self.n_features_in_:
-                    raise ValueError(
-                        f"sensitive column index {item} is out of range for X with "
-                        f"{self.n_features_in_} columns."
-                    )
-                indices.append(int(item) % self.n_features_in_)
-            else:
-                raise ValueError(
-                    f"sensitive must hold column names or integer indices, got {item!r}."
-                )
-        if len(set(indices)) != len(indices):
-            raise ValueError(f"sensitive={spec!r} names a column twice.")
-        return np.asarray(indices, dtype=int)
+        positions = sensitive_positions(self.sensitive, names, self.n_features_in_, strict=True)
+        return np.asarray(positions, dtype=int)
 
     def _split_sensitive(self, X):
         """Split validated ``X`` into (released columns, S columns or None)."""
@@ -583,22 +551,55 @@ def _check_frame_columns(X, *, numeric, sensitive):
             )
 
 
-def sensitive_positions(sensitive, names, n_columns):
-    """Positions of the columns ``sensitive`` names, read before ``X`` is validated.
+def sensitive_positions(sensitive, names, n_columns, *, strict=False):
+    """Positions of the columns that ``sensitive`` names: the one column resolver.
 
-    Tolerant: a name not among ``names`` (None for an array) or an index out
-    of range is skipped; :meth:`BaseMechanism._resolve_sensitive_columns`
-    reports those after validation, naming them.
+    Parameters
+    ----------
+    sensitive : int, str, slice, array-like of int or str, or None
+        The ``sensitive`` parameter.
+    names : array-like of str or None
+        Column names of ``X`` (None for an array).
+    n_columns : int
+    strict : bool, default=False
+        ``True`` (after ``X`` is validated): a name not among ``names``, an
+        index out of range, an empty list or a column named twice raise a
+        ``ValueError`` naming it. ``False`` (before validation, to know which
+        columns to leave alone): those are skipped, and a slice gives nothing.
+
+    Returns
+    -------
+    list of int
     """
-    if sensitive is None or isinstance(sensitive, slice):
+    if sensitive is None:
         return []
+    if isinstance(sensitive, slice):
+        return np.arange(n_columns)[sensitive].tolist() if strict else []
     items = list(sensitive) if _is_arraylike_not_scalar(sensitive) else [sensitive]
-    names = list(names) if names is not None else []
+    if strict and not items:
+        raise ValueError("sensitive is empty: give at least one column, or None.")
+    names = [] if names is None else [str(n) for n in names]
     out = []
     for item in items:
-        if isinstance(item, str) and item in names:
-            out.append(names.index(item))
+        if isinstance(item, (str, np.str_)):
+            if item in names:
+                out.append(names.index(item))
+            elif strict and not names:
+                raise ValueError(
+                    f"sensitive names the column {item!r}, but X has no column names; "
+                    "pass a DataFrame or give integer indices."
+                )
+            elif strict:
+                raise ValueError(f"sensitive column {item!r} is not a column of X.")
         elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
             if -n_columns <= item < n_columns:
                 out.append(int(item) % n_columns)
+            elif strict:
+                raise ValueError(
+                    f"sensitive column index {item} is out of range for X with {n_columns} columns."
+                )
+        elif strict:
+            raise ValueError(f"sensitive must hold column names or integer indices, got {item!r}.")
+    if strict and len(set(out)) != len(out):
+        raise ValueError(f"sensitive={sensitive!r} names a column twice.")
     return out
