@@ -1,4 +1,9 @@
-"""Display of a privacy/utility trade-off (matplotlib is imported lazily)."""
+"""Display of a privacy/utility trade-off (matplotlib is imported lazily).
+
+This module draws. What it draws is read from search and sweep results in
+``_cv_results.py``, and placed (labels, legend) by ``_axes_layout.py`` with the
+geometry of ``_label_layout.py``.
+"""
 
 import warnings
 from numbers import Real
@@ -8,11 +13,12 @@ import numpy as np
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.model_selection import pareto_front, tradeoff_curve
 from sklearn_privacy.plotting._cv_results import (
+    all_nonpositive,
+    axis_name,
     format_value,
-    inspect_search,
-    mechanism_series,
-    point_labels,
+    search_display_kwargs,
 )
+from sklearn_privacy.utils import _sklearn_compat
 
 __all__ = ["TradeoffDisplay"]
 
@@ -39,14 +45,22 @@ _CONSTRUCTOR_KEYS = (
 )
 
 
-def _import_pyplot(where):
+def _check_matplotlib_support(caller_name):
+    """scikit-learn's ``check_matplotlib_support`` (private there since 1.5).
+
+    It enters through ``utils/_sklearn_compat.py``; until that module exports
+    it, the same check is made here.
+    """
+    check = getattr(_sklearn_compat, "check_matplotlib_support", None)
+    if check is not None:
+        return check(caller_name)
     try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - matplotlib is a test dependency
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
         raise ImportError(
-            f"{where} needs matplotlib: pip install 'sklearn-privacy[plot]'."
+            f"{caller_name} requires matplotlib. You can install matplotlib with "
+            "`pip install matplotlib` (or `pip install 'sklearn-privacy[plot]'`)."
         ) from exc
-    return plt
 
 
 def _as_1d(values, name, size=None):
@@ -124,11 +138,17 @@ class TradeoffDisplay:
     marked point) and theoretical curves (dashed), for instance from
     :mod:`sklearn_privacy.theory`.
 
-    Build it with :meth:`from_cv_results` (a ``GridSearchCV``'s
+    Build it with :meth:`from_search` (a fitted ``GridSearchCV`` or its
     ``cv_results_``), :meth:`from_estimator` (runs :func:`tradeoff_curve`) or
     :meth:`from_tradeoff` (reuses its result); :meth:`plot` draws it. Several
     displays drawn on one axes (``plot(ax=other.ax_)``) take distinct colours
     and markers and share one legend.
+
+    The point labels and the legend are laid out again each time the figure
+    is drawn (after a ``tight_layout``, a resize or a zoom too): a label goes
+    beside its point where it covers no marker and no other label, else it is
+    hidden; the legend goes where it covers no marker and no label, or beside
+    the axes when no such place exists.
 
     Parameters
     ----------
@@ -175,7 +195,8 @@ class TradeoffDisplay:
     theory_lines_ : dict of str to matplotlib Line2D
         The drawn theoretical curves, by name.
     annotations_ : list of matplotlib Annotation
-        The point labels that were drawn (labels too close to another are left out).
+        The point labels shown by the last layout (a label with no free place
+        beside its point is hidden).
     ax_ : matplotlib Axes
         Axes with the trade-off.
     figure_ : matplotlib Figure
@@ -288,12 +309,16 @@ class TradeoffDisplay:
         show_pareto : bool, default=True
             Draw the Pareto front of each series as a staircase.
         annotate : bool, default=True
-            Label points with their knob value (``param_range``). A label
-            closer than about two font heights to one already drawn on the
-            axes is left out, so that labels do not collide.
+            Label points with their knob value (``param_range``), beside the
+            point on the side its curve leaves free when possible. A label
+            that would cover a marker, another label or the edge of the axes,
+            or sit nearer to another point than to its own, is hidden.
         legend : bool, default=True
-            Draw (or redraw) the legend of the axes at the place where it
-            covers the fewest points.
+            Draw (or redraw) the legend of the axes where it covers no marker
+            and no label, crossing the fewest lines; when no such place exists
+            inside the axes, beside them on the right (a figure the display
+            creates is widened for it; on your own axes, make room with
+            ``figure.tight_layout()`` or a constrained layout).
         **kwargs
             Passed to ``ax.errorbar`` for every series (e.g. ``color``,
             ``marker``, ``markersize``, ``linestyle``).
@@ -305,7 +330,7 @@ class TradeoffDisplay:
 
         See Also
         --------
-        TradeoffDisplay.from_cv_results : Build and plot from a search's ``cv_results_``.
+        TradeoffDisplay.from_search : Build and plot from a search's results.
 
         Examples
         --------
@@ -319,8 +344,13 @@ class TradeoffDisplay:
         ['funnel', 'other', 'Pareto front']
         >>> plt.close("all")
         """
-        plt = _import_pyplot("TradeoffDisplay.plot")
-        if ax is None:
+        _check_matplotlib_support(f"{type(self).__name__}.plot")
+        import matplotlib.pyplot as plt
+
+        from sklearn_privacy.plotting._axes_layout import AxesLayout
+
+        own_figure = ax is None
+        if own_figure:
             _, ax = plt.subplots()
         groups = self._series_groups()
         names = self._series_names(groups, name)
@@ -372,19 +402,33 @@ class TradeoffDisplay:
         ax.set_xlabel(self.leakage_name)
         ax.set_ylabel(self.utility_name)
         ax.margins(0.08)
-        self.annotations_ = []
+        ax.autoscale_view()
+        layout = AxesLayout.of(ax)
+        self._labels = []
         if annotate and self.param_range is not None:
-            ax.autoscale_view()
             for _, index in groups:
-                self.annotations_ += self._annotate(ax, index)
+                self._labels += self._annotate(ax, layout, index)
         self.line_ = lines[0] if len(lines) == 1 else lines
         self.errorbar_ = containers[0] if len(containers) == 1 else containers
         self.pareto_line_ = (fronts[0] if len(fronts) == 1 else fronts) if fronts else None
+        layout.owns_figure |= own_figure
         if legend and ax.get_legend_handles_labels()[1]:
-            _draw_legend(ax)
+            layout.legend = _draw_legend(ax)
+            # several series: beside the axes, where it never hides a point
+            n_series = sum(line.get_gid() == _SERIES_GID for line in ax.get_lines())
+            layout.legend_outside |= n_series > 1
+        renderer = _renderer(ax.figure)
+        layout.update_layout(renderer)
+        if layout.owns_figure and layout.legend_outside and not layout.widened:
+            _widen_for(layout.legend, ax, renderer)
+            layout.widened = True
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
+
+    @property
+    def annotations_(self):
+        return [text for text in getattr(self, "_labels", []) if text.get_visible()]
 
     def _series_names(self, groups, name):
         if isinstance(name, (list, tuple)):
@@ -428,66 +472,37 @@ class TradeoffDisplay:
                 n_points += 1
         return artists
 
-    def _annotate(self, ax, index):
-        """Label the points of one series, away from the curve, leaving out crowded ones.
+    def _annotate(self, ax, layout, index):
+        """Labels of the points of one series, handed to the axes' layout to place.
 
-        A label goes on the side of less leakage and more utility (where no
-        achievable point lies), else on the other side; it is left out when
-        both would overlap a label already on the axes or cover a point.
+        Each label knows its neighbours along the series (sorted by leakage),
+        from which the layout finds the side of the curve that is free.
         """
         labels = [format_value(self.param_range[i]) for i in index]
         finite = np.isfinite(self.leakage[index]) & np.isfinite(self.utility[index])
-        keep = [k for k in range(index.size) if labels[k] is not None and finite[k]]
-        if not keep:
+        keep = index[[k for k in range(index.size) if labels[k] is not None and finite[k]]]
+        if keep.size == 0:
             return []
-        renderer = _renderer(ax.figure)
-        to_pixels = ax.transData.transform
-        placed = [
-            text.get_window_extent(renderer) for text in ax.texts if text.get_gid() == _LABEL_GID
-        ]
-        all_points = to_pixels(np.c_[self.leakage, self.utility][np.isfinite(self.leakage)])
-        points = to_pixels(np.c_[self.leakage[index], self.utility[index]][keep])
-        order = np.argsort(points[:, 0], kind="stable")
-        annotations = []
-        for rank, j in enumerate(order):
-            left = points[order[max(rank - 1, 0)]]
-            right = points[order[min(rank + 1, order.size - 1)]]
-            tangent = right - left
-            norm = np.hypot(*tangent)
-            normal = (
-                np.array([-1.0, 1.0]) / np.sqrt(2)
-                if norm == 0
-                else np.array([-tangent[1], tangent[0]]) / norm
+        points = np.c_[self.leakage, self.utility]
+        by_leakage = keep[np.argsort(self.leakage[keep], kind="stable")]
+        rank = {i: r for r, i in enumerate(by_leakage)}
+        texts = []
+        for i in keep:
+            r = rank[i]
+            text = ax.annotate(
+                format_value(self.param_range[i]),
+                (self.leakage[i], self.utility[i]),
+                textcoords="offset points",
+                xytext=(0, 0),
+                fontsize=8,
+                color="0.2",
+                gid=_LABEL_GID,
             )
-            if normal[1] < 0 or (normal[1] == 0 and normal[0] > 0):
-                normal = -normal
-            i = index[keep[j]]
-            for side in (normal, -normal):
-                offset = 9 * side
-                text = ax.annotate(
-                    labels[keep[j]],
-                    (self.leakage[i], self.utility[i]),
-                    textcoords="offset points",
-                    xytext=tuple(offset),
-                    ha="right" if offset[0] < -2 else ("left" if offset[0] > 2 else "center"),
-                    va="bottom" if offset[1] > -2 else "top",
-                    fontsize=8,
-                    color="0.2",
-                    gid=_LABEL_GID,
-                )
-                box = text.get_window_extent(renderer).padded(2)
-                covers = np.any(
-                    (all_points[:, 0] > box.x0)
-                    & (all_points[:, 0] < box.x1)
-                    & (all_points[:, 1] > box.y0)
-                    & (all_points[:, 1] < box.y1)
-                )
-                if not covers and not any(box.overlaps(other) for other in placed):
-                    placed.append(box)
-                    annotations.append(text)
-                    break
-                text.remove()
-        return annotations
+            left = points[by_leakage[max(r - 1, 0)]]
+            right = points[by_leakage[min(r + 1, by_leakage.size - 1)]]
+            layout.add_label(text, left, right)
+            texts.append(text)
+        return texts
 
     @classmethod
     def from_tradeoff(
@@ -513,6 +528,8 @@ class TradeoffDisplay:
             score is at most 0.
         **kwargs
             Passed to the constructor (e.g. ``baselines``, ``leakage_name``).
+            The axis names default to readable names of the scorer keys
+            (``"adversary"`` gives "adversary accuracy").
 
         Returns
         -------
@@ -544,12 +561,14 @@ class TradeoffDisplay:
         leak = np.asarray(scores[leakage], dtype=float)
         util = np.asarray(scores[utility], dtype=float)
         if negate_leakage is None:
-            negate_leakage = _all_nonpositive(leak)
+            negate_leakage = all_nonpositive(leak)
         if negate_leakage:
             leak = -leak
         kwargs.setdefault("param_range", list(result.param_range))
         kwargs.setdefault("leakage_std", leak.std(axis=1))
         kwargs.setdefault("utility_std", util.std(axis=1))
+        kwargs.setdefault("leakage_name", axis_name(leakage, leakage=_DEFAULT_LEAKAGE_NAME))
+        kwargs.setdefault("utility_name", axis_name(utility))
         return cls(leak.mean(axis=1), util.mean(axis=1), **kwargs)
 
     @classmethod
@@ -584,7 +603,8 @@ class TradeoffDisplay:
         param_range : array-like
             Its values.
         leakage_scorer : callable
-            E.g. :func:`~sklearn_privacy.metrics.make_leakage_scorer` ``()``.
+            E.g. :func:`~sklearn_privacy.metrics.make_leakage_scorer` ``()``
+            or :func:`~sklearn_privacy.metrics.make_adversary_scorer` ``()``.
         utility_scorer : str or callable, default="accuracy"
             A scikit-learn scorer.
         cv : int, cross-validation generator or iterable, default=None
@@ -598,7 +618,7 @@ class TradeoffDisplay:
         **kwargs
             Constructor parameters (``baselines``, ``theory``, ``leakage_name``,
             ...) and :meth:`plot` parameters (``name``, ``show_pareto``, line
-            style).
+            style). The axis names default to readable names of the scorers.
 
         Returns
         -------
@@ -607,7 +627,7 @@ class TradeoffDisplay:
 
         See Also
         --------
-        TradeoffDisplay.from_cv_results : The same from a ``GridSearchCV``.
+        TradeoffDisplay.from_search : The same from a ``GridSearchCV``.
 
         Examples
         --------
@@ -643,13 +663,18 @@ class TradeoffDisplay:
             params=params,
         )
         init_kwargs, plot_kwargs = _split_kwargs(kwargs)
+        init_kwargs.setdefault(
+            "leakage_name", axis_name("leakage", leakage_scorer, leakage=_DEFAULT_LEAKAGE_NAME)
+        )
+        utility_key = utility_scorer if isinstance(utility_scorer, str) else "utility"
+        init_kwargs.setdefault("utility_name", axis_name(utility_key, utility_scorer))
         display = cls.from_tradeoff(result, leakage="leakage", utility="utility", **init_kwargs)
         return display.plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    def from_cv_results(
+    def from_search(
         cls,
-        cv_results,
+        search,
         *,
         leakage="leakage",
         utility="accuracy",
@@ -661,7 +686,7 @@ class TradeoffDisplay:
         ax=None,
         **kwargs,
     ):
-        """Plot the results of a ``GridSearchCV`` over a privacy knob.
+        """Plot the candidates of a hyper-parameter search over privacy knobs.
 
         Each candidate is a point at its mean test leakage and mean test
         utility, with the standard deviations over the splits
@@ -670,12 +695,17 @@ class TradeoffDisplay:
         ``privacy`` steps, or any parameter whose values are estimators), each
         mechanism is a series of its own, named after its class.
 
+        .. versionadded:: 0.1
+           Replaces ``from_cv_results``, a name that scikit-learn's displays
+           give to a constructor taking ``cross_validate`` output.
+
         Parameters
         ----------
-        cv_results : dict or fitted search
-            A search's ``cv_results_``, or the fitted search itself (then the
-            sign of the leakage scorer is read from it, and the mechanism's
-            class names the single series).
+        search : fitted search or dict
+            A fitted ``GridSearchCV`` or ``RandomizedSearchCV`` (then the
+            sign of the leakage scorer and the axis names are read from its
+            scorers, and the mechanism's class names the single series), or
+            its ``cv_results_``.
         leakage : str, default="leakage"
             Name of the leakage scorer in the search's ``scoring`` dict (keys
             ``mean_test_<leakage>`` and ``std_test_<leakage>``). An adversary
@@ -701,9 +731,10 @@ class TradeoffDisplay:
         ax : matplotlib Axes, default=None
             Axes to draw on.
         **kwargs
-            Constructor parameters (``leakage_name``, ``utility_name``) and
-            :meth:`plot` parameters (``name``, ``show_pareto``, ``annotate``,
-            line style).
+            Constructor parameters (``leakage_name``, ``utility_name``: by
+            default readable names of the scorers, such as "adversary
+            accuracy" for an adversary scorer, else the key) and :meth:`plot`
+            parameters (``name``, ``show_pareto``, ``annotate``, line style).
 
         Returns
         -------
@@ -722,7 +753,7 @@ class TradeoffDisplay:
         >>> from sklearn.model_selection import GridSearchCV
         >>> from sklearn.pipeline import Pipeline
         >>> from sklearn_privacy import PrivacyFunnelTransformer
-        >>> from sklearn_privacy.metrics import make_leakage_scorer
+        >>> from sklearn_privacy.metrics import make_adversary_scorer, make_leakage_scorer
         >>> from sklearn_privacy.plotting import TradeoffDisplay
         >>> rng = np.random.default_rng(0)
         >>> s = rng.integers(0, 2, 400)
@@ -732,82 +763,72 @@ class TradeoffDisplay:
         ...                  ("clf", LogisticRegression())])
         >>> search = GridSearchCV(
         ...     pipe, {"privacy__threshold": [0.5, 0.7, 0.9]}, cv=2, refit=False,
-        ...     scoring={"accuracy": "accuracy",
+        ...     scoring={"accuracy": "accuracy", "adversary": make_adversary_scorer(),
         ...              "leakage": make_leakage_scorer(estimator="plugin")}).fit(X, y)
-        >>> display = TradeoffDisplay.from_cv_results(
-        ...     search.cv_results_, baselines={"majority class": max(np.mean(y), 1 - np.mean(y))})
+        >>> display = TradeoffDisplay.from_search(
+        ...     search, baselines={"majority class": max(np.mean(y), 1 - np.mean(y))})
         >>> bool(np.all(display.leakage >= 0))
         True
+        >>> display = TradeoffDisplay.from_search(search, leakage="adversary")
+        >>> display.ax_.get_xlabel()
+        'adversary accuracy'
         >>> plt.close("all")
         """
-        sign, mechanism_name = None, None
-        if hasattr(cv_results, "cv_results_"):
-            sign, mechanism_name = inspect_search(cv_results, leakage)
-            cv_results = cv_results.cv_results_
-        keys = {}
-        for key, role in ((leakage, "leakage"), (utility, "utility")):
-            keys[role] = f"mean_test_{key}"
-            if keys[role] not in cv_results:
-                scorers = sorted(k[len("mean_test_") :] for k in cv_results if "mean_test_" in k)
-                raise ValueError(
-                    f"{role}={key!r}: cv_results has no 'mean_test_{key}'; its scorers are "
-                    f"{scorers}. Name the scorers with a scoring dict."
-                )
-        leak = np.asarray(cv_results[keys["leakage"]], dtype=float)
-        util = np.asarray(cv_results[keys["utility"]], dtype=float)
-        leak_std = cv_results.get(f"std_test_{leakage}")
-        util_std = cv_results.get(f"std_test_{utility}")
-        if negate_leakage is None:
-            negate_leakage = sign < 0 if sign is not None else _all_nonpositive(leak)
-        if negate_leakage:
-            leak = -leak
-        params = list(cv_results["params"])
-        series = mechanism_series(params)
-        labels, knobs = point_labels(cv_results, params, series, param_name)
-        if series is not None:  # name each mechanism's knob beside it in the legend
-            named = dict(zip(dict.fromkeys(series.tolist()), knobs))
-            series = np.asarray(
-                [f"{s} ({named[s]})" if named[s] else s for s in series], dtype=object
-            )
-        elif estimator_name is None and mechanism_name is not None and knobs[0]:
-            mechanism_name = f"{mechanism_name} ({knobs[0]})"
-        finite = np.isfinite(leak) & np.isfinite(util)
-        if not finite.all():
-            warnings.warn(
-                f"{np.sum(~finite)} candidate(s) with a non-finite mean score are not drawn.",
-                UserWarning,
-                stacklevel=user_stacklevel(),
-            )
         init_kwargs, plot_kwargs = _split_kwargs(kwargs)
-        if "leakage_name" not in init_kwargs:
-            init_kwargs["leakage_name"] = (
-                "leakage I(S; release) (nats)" if leakage == "leakage" else leakage
-            )
-        init_kwargs.setdefault("utility_name", utility)
-        display = cls(
-            leak[finite],
-            util[finite],
-            leakage_std=None if leak_std is None else np.asarray(leak_std, float)[finite],
-            utility_std=None if util_std is None else np.asarray(util_std, float)[finite],
-            param_range=[labels[i] for i in np.flatnonzero(finite)],
-            series=None if series is None else series[finite],
-            estimator_name=estimator_name if estimator_name is not None else mechanism_name,
-            baselines=baselines,
-            theory=theory,
-            **init_kwargs,
+        points = search_display_kwargs(
+            search,
+            leakage=leakage,
+            utility=utility,
+            param_name=param_name,
+            estimator_name=estimator_name,
+            negate_leakage=negate_leakage,
         )
+        display = cls(**{**points, **init_kwargs}, baselines=baselines, theory=theory)
         return display.plot(ax=ax, **plot_kwargs)
+
+    @classmethod
+    def from_cv_results(cls, cv_results, **kwargs):
+        """Deprecated alias of :meth:`from_search`.
+
+        .. deprecated:: 0.1
+           ``from_cv_results`` takes a search's ``cv_results_``, whereas
+           scikit-learn's displays give that name to a constructor taking
+           ``cross_validate`` output; use :meth:`from_search`, which takes the
+           same arguments. The alias will be removed in 0.2.
+
+        Parameters
+        ----------
+        cv_results : fitted search or dict
+            See ``search`` in :meth:`from_search`.
+        **kwargs
+            The other parameters of :meth:`from_search`.
+
+        Returns
+        -------
+        display : TradeoffDisplay
+            Drawn.
+
+        See Also
+        --------
+        TradeoffDisplay.from_search : What to call instead.
+        """
+        warnings.warn(
+            "TradeoffDisplay.from_cv_results is deprecated since 0.1 and will be removed in "
+            "0.2: use TradeoffDisplay.from_search, which takes the same arguments (a fitted "
+            "search or its cv_results_). scikit-learn's displays give the name "
+            "from_cv_results to a constructor taking cross_validate output.",
+            FutureWarning,
+            stacklevel=user_stacklevel(),
+        )
+        return cls.from_search(cv_results, **kwargs)
+
+
+_DEFAULT_LEAKAGE_NAME = "leakage (nats)"
 
 
 def _renderer(figure):
     get_renderer = getattr(figure.canvas, "get_renderer", None)
     return get_renderer() if get_renderer is not None else figure._get_renderer()
-
-
-def _all_nonpositive(values):
-    values = np.asarray(values, dtype=float)
-    values = values[np.isfinite(values)]
-    return values.size > 0 and bool(np.all(values <= 0)) and bool(np.any(values < 0))
 
 
 def _split_kwargs(kwargs):
@@ -816,8 +837,7 @@ def _split_kwargs(kwargs):
 
 
 def _draw_legend(ax):
-    """One legend entry per label, the Pareto front shown neutral, placed where it
-    covers the fewest points."""
+    """One legend entry per label, the Pareto front shown neutral."""
     from matplotlib.container import ErrorbarContainer
     from matplotlib.lines import Line2D
 
@@ -840,4 +860,28 @@ def _draw_legend(ax):
         return {_THEORY_GID: 2, _BASELINE_GID: 3}.get(handle.get_gid(), 4)
 
     entries.sort(key=rank)
-    ax.legend(*zip(*entries), loc="best", fontsize="small", framealpha=0.85)
+    # the axes' layout moves it by its lower-left corner
+    return ax.legend(
+        *zip(*entries),
+        loc="lower left",
+        bbox_to_anchor=(1.0, 1.0),
+        borderaxespad=0.0,
+        fontsize="small",
+        framealpha=0.85,
+    )
+
+
+def _widen_for(legend, ax, renderer):
+    """Widen a figure the display created so that the legend beside its axes fits in."""
+    from sklearn_privacy.plotting._axes_layout import LEGEND_GAP
+
+    figure = ax.figure
+    width, height = figure.get_size_inches()
+    right = ax.bbox.x1 / figure.dpi  # inches, kept
+    needed = (LEGEND_GAP * ax.bbox.width + legend.get_window_extent(renderer).width) / figure.dpi
+    new_width = max(width, right + needed + 0.1)
+    figure.set_size_inches(new_width, height)
+    if figure.get_layout_engine() is None:  # keep the axes where they are, in inches
+        params = figure.subplotpars
+        factor = width / new_width
+        figure.subplots_adjust(left=params.left * factor, right=params.right * factor)
