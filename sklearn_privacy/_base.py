@@ -17,6 +17,7 @@ and :meth:`BaseMechanism._release`; this class does all validation around them.
 """
 
 import warnings
+from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
 import numpy as np
@@ -50,7 +51,7 @@ _S_TWICE = (
 _S_COLUMNS = "the sensitive columns of X"
 
 
-class BaseMechanism(TransformerMixin, BaseEstimator):
+class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every privacy mechanism (template method).
 
     Subclasses list their own parameters plus ``sensitive`` and
@@ -382,11 +383,13 @@ class BaseMechanism(TransformerMixin, BaseEstimator):
         return np.asarray(names[self.release_columns_], dtype=object)
 
     # ---------------------------------------------------------------- hooks
-    def _fit_mechanism(self, X, S, y, sample_weight):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _fit_mechanism(self, X, S, y, sample_weight):
+        """Fit on validated released columns ``X``, ``S`` (or None) and ``y``."""
 
-    def _release(self, X, S, rng):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _release(self, X, S, rng):
+        """The release of validated ``X`` (S given when the mechanism observes it)."""
 
     def _release_distribution(self, X, S):
         """``P(release = u | row)`` for each row, when the release takes finitely many values.

@@ -9,6 +9,7 @@ user declares the fit rows public and only the releases are accounted for.
 """
 
 import warnings
+from abc import abstractmethod
 from numbers import Real
 
 import numpy as np
@@ -84,17 +85,21 @@ class _GaussianMechanism(BaseMechanism):
     def _fit_mechanism(self, X, S, y, sample_weight):
         self._fit_in_memory(X, S, y, sample_weight)
 
-    def _fit_variables(self, has_y):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _fit_variables(self, has_y):
+        """Which variables the private estimates cover (see the class docstring)."""
 
-    def _n_released(self, n_release_columns):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _n_released(self, n_release_columns):
+        """Number of released columns, for the dask release's metadata."""
 
-    def _assemble(self, X, S_design, y_design):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _assemble(self, X, S_design, y_design):
+        """The rows whose statistics the fit estimates."""
 
-    def _fit_rows(self, rows):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _fit_rows(self, rows):
+        """Fit from the rows' statistics."""
 
     def _check_fit_sensitive(self, S, name, n_samples=None):
         """Public fit: the usual checks. Private fit: the shape only.
