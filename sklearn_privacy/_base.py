@@ -247,15 +247,22 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         rows, counts = count_distinct_rows(X)
         return self.fit(rows, sample_weight=counts)
 
-    def _apply_sample_weight(self, X, S, y, sample_weight):
-        """Validated weights (None when not given); rows of weight 0 are left out."""
+    def _apply_sample_weight(self, X, S, y, sample_weight, *, check_s=True):
+        """Validated weights (None when not given); rows of weight 0 are left out.
+
+        The one sample-weight path of every fit, in memory and per dask
+        partition (``check_s=False``: a partition's S may hold one value).
+        """
         if sample_weight is None:
             return X, S, y, None
         sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
         keep = sample_weight > 0
         if not keep.all():
             X, sample_weight = X[keep], sample_weight[keep]
-            S = None if S is None else self._check_fit_sensitive(S[keep], "S of the weighted rows")
+            if S is not None:
+                S = np.asarray(S)[keep]
+                if check_s:
+                    S = self._check_fit_sensitive(S, "S of the weighted rows")
             if y is not None:
                 y = _safe_indexing(y, np.flatnonzero(keep))
         return X, S, y, sample_weight

@@ -304,17 +304,10 @@ class _GaussianMechanism(BaseMechanism):
                     f"A partition of {name} has {len(values)} rows where X has {n}: give it "
                     "with the partitions of X."
                 )
-        if sample_weight is None:
-            return X_release, S, y, np.ones(n)
-        w = np.asarray(sample_weight, dtype=float).reshape(-1)
-        if not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise ValueError("sample_weight must hold finite, non-negative values.")
-        keep = w > 0
-        if not keep.all():
-            X_release, w = X_release[keep], w[keep]
-            S = None if S is None else as_2d(S, "sensitive")[keep]
-            y = None if y is None else as_2d(y, "y")[keep]
-        return X_release, S, y, w
+        X_release, S, y, w = self._apply_sample_weight(
+            X_release, S, y, sample_weight, check_s=False
+        )
+        return X_release, S, y, np.ones(n) if w is None else w
 
     def _dask_design(self, part, S_encoder, y_encoder):
         """One partition's fit rows ``(Z, extra, w)`` (None if it has no rows)."""
