@@ -39,8 +39,8 @@ random_state : int, RandomState instance, Generator or None, default=None
     from one seed can be subtracted, and the saved model carries the seed.""",
     "verbose": """\
 verbose : int, default=0
-    Progress of the fit, on stderr: ``0`` silent; ``1`` a progress bar or
-    one line per stage; ``2`` also the details of each stage.""",
+    Progress of the fit: ``0`` silent; ``1`` a progress bar (tqdm, on
+    stderr) or one line per stage; ``2`` also the details of each stage.""",
     "handle_unknown": """\
 handle_unknown : {"error", "nearest"}, default="error"
     A row of ``X`` at ``transform`` whose combination of values was not seen
