@@ -1,51 +1,40 @@
 """Privacy/utility trade-off sweeps, shaped like scikit-learn's ``validation_curve``."""
 
 import numbers
-import time
 
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.metrics import check_scoring
-from sklearn.model_selection import check_cv
+from sklearn.model_selection import check_cv, cross_validate
 from sklearn.utils import Bunch
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import indexable
 
-from sklearn_privacy.utils._sklearn_compat import (
-    HasMethods,
-    _num_samples,
-    _routing_enabled,
-    _safe_indexing,
-    validate_params,
-)
+from sklearn_privacy.utils._sklearn_compat import HasMethods, _routing_enabled, validate_params
 
 __all__ = ["pareto_front", "tradeoff_curve"]
 
 
-def _index_params(params, n_samples, indices):
-    """Rows ``indices`` of every sample-aligned value in ``params``."""
-    return {
-        key: _safe_indexing(value, indices)
-        if hasattr(value, "__len__")
-        and not isinstance(value, str)
-        and _num_samples(value) == n_samples
-        else value
-        for key, value in params.items()
-    }
+def _fit_and_score(estimator, X, y, split, parameters, scoring, params):
+    """Fit a clone with ``parameters`` on one split's training rows and score its test rows.
 
-
-def _fit_and_score(estimator, X, y, train, test, parameters, scorer, fit_params, score_params):
-    n_samples = _num_samples(X)
-    estimator = clone(estimator).set_params(**parameters)
-    X_train, X_test = _safe_indexing(X, train), _safe_indexing(X, test)
-    y_train = None if y is None else _safe_indexing(y, train)
-    y_test = None if y is None else _safe_indexing(y, test)
-    start = time.perf_counter()
-    estimator.fit(X_train, y_train, **_index_params(fit_params, n_samples, train))
-    fit_time = time.perf_counter() - start
-    scores = scorer(estimator, X_test, y_test, **_index_params(score_params, n_samples, test))
-    return scores, fit_time
+    scikit-learn's ``cross_validate`` on that one split does the work: it
+    splits the sample-aligned metadata with the rows and routes it to the
+    estimator and the scorers (or passes it to ``fit`` when routing is off).
+    """
+    result = cross_validate(
+        clone(estimator).set_params(**parameters),
+        X,
+        y,
+        scoring=scoring,
+        cv=[split],
+        params=params,
+        error_score="raise",
+        n_jobs=1,
+    )
+    scores = {key[5:]: value[0] for key, value in result.items() if key.startswith("test_")}
+    return scores, result["fit_time"][0]
 
 
 @validate_params(
@@ -164,34 +153,34 @@ def tradeoff_curve(
     cv = check_cv(cv, y, classifier=is_classifier(estimator))
     scorer = check_scoring(estimator, scoring=scoring, raise_exc=True)
     if _routing_enabled():
-        router = (
-            MetadataRouter(owner="tradeoff_curve")
-            .add(
-                estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit")
-            )
-            .add(splitter=cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
-            .add(scorer=scorer, method_mapping=MethodMapping().add(caller="fit", callee="score"))
-        )
-        routed = process_routing(router, "fit", **params)
-        fit_params, split_params = routed.estimator.fit, routed.splitter.split
-        score_params = routed.scorer.score
+
+        def router(splitter):
+            routed = MetadataRouter(owner="tradeoff_curve")
+            if splitter is not None:
+                mapping = MethodMapping().add(caller="fit", callee="split")
+                routed = routed.add(splitter=splitter, method_mapping=mapping)
+            mapping = MethodMapping().add(caller="fit", callee="fit")
+            routed = routed.add(estimator=estimator, method_mapping=mapping)
+            mapping = MethodMapping().add(caller="fit", callee="score")
+            return routed.add(scorer=scorer, method_mapping=mapping)
+
+        split_params = process_routing(router(cv), "fit", **params).splitter.split
+        # the splits are made here; cross_validate routes the rest again, split by split
+        job_params = {key: params[key] for key in router(None).consumes("fit", params)}
     else:
-        fit_params, split_params, score_params = params, {}, {}
+        split_params, job_params = {}, params
     splits = list(cv.split(X, y, **split_params))
     param_range = list(param_range)
     results = Parallel(n_jobs=n_jobs, verbose=verbose)(
-        delayed(_fit_and_score)(
-            estimator, X, y, train, test, {param_name: value}, scorer, fit_params, score_params
-        )
+        delayed(_fit_and_score)(estimator, X, y, split, {param_name: value}, scoring, job_params)
         for value in param_range
-        for train, test in splits
+        for split in splits
     )
     shape = (len(param_range), len(splits))
-    names = list(results[0][0]) if isinstance(results[0][0], dict) else ["score"]
+    names = list(results[0][0])  # the scoring dict's keys, or "score" for one scorer
 
     def _collect(name):
-        values = [r[0][name] if isinstance(r[0], dict) else r[0] for r in results]
-        return np.asarray(values, dtype=float).reshape(shape)
+        return np.asarray([r[0][name] for r in results], dtype=float).reshape(shape)
 
     test_scores = {name: _collect(name) for name in names}
     values = np.asarray(param_range, dtype=object)
