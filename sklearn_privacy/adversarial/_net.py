@@ -7,6 +7,7 @@ torch and skorch).
 import numpy as np
 import torch
 from skorch import NeuralNet
+from skorch.callbacks import PassthroughScoring
 from skorch.dataset import unpack_data
 from skorch.utils import TeeGenerator, to_tensor
 from torch.nn import functional as F
@@ -238,14 +239,26 @@ class PPANNet(NeuralNet):
         self.history.record_batch("valid_distortion", distortion.item())
         return {"loss": loss, "y_pred": loss}
 
-    def on_epoch_end(self, net, dataset_train=None, dataset_valid=None, **kwargs):
-        """Epoch means of the batch terms, so that callbacks can monitor them."""
-        super().on_epoch_end(net, dataset_train=dataset_train, dataset_valid=dataset_valid)
-        batches = self.history[-1]["batches"]
-        for key in ("train_log_q", "train_distortion", "adversary_loss", "valid_distortion"):
-            values = [b[key] for b in batches if key in b]
-            if values:
-                self.history.record(key, float(np.mean(values)))
+    @property
+    def _default_callbacks(self):
+        """skorch's defaults, with the epoch means of the batch terms before the printed log.
+
+        ``PassthroughScoring`` averages each batch score weighted by the batch
+        size, so that callbacks (``EarlyStopping``, the stopping rule) can
+        monitor ``train_log_q``, ``train_distortion``, ``adversary_loss`` and
+        ``valid_distortion``.
+        """
+        defaults = super()._default_callbacks
+        terms = [
+            (name, PassthroughScoring(name=name, lower_is_better=None, on_train=on_train))
+            for name, on_train in (
+                ("train_log_q", True),
+                ("train_distortion", True),
+                ("adversary_loss", True),
+                ("valid_distortion", False),
+            )
+        ]
+        return defaults[:-1] + terms + defaults[-1:]
 
 
 class BatchDataset(torch.utils.data.Dataset):

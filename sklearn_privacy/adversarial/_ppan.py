@@ -1,78 +1,36 @@
-"""PPANTransformer: privacy-preserving adversarial networks (ppan-tripathy2017)."""
+"""PPANTransformer: privacy-preserving adversarial networks (ppan-tripathy2017).
+
+The estimator; the layers below it live beside it: ``_inputs`` (what the
+networks read), ``_build`` (the net assembled), ``_net`` (the alternating
+training), ``_modules`` (the torch modules) and ``_evaluate`` (the operating
+point).
+"""
 
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_privacy._base import BaseMechanism, sensitive_positions
-from sklearn_privacy.exceptions import user_stacklevel
-from sklearn_privacy.information import (
-    entropy,
-    gaussian_entropy,
-    gaussian_mutual_information,
-    mutual_information,
+from sklearn_privacy.adversarial._inputs import (
+    PPANInputs,
+    code_label_columns,
+    find_label_columns,
+    frame_like,
+    map_label_columns,
 )
-from sklearn_privacy.utils import TradeoffKnob, encode_sensitive, is_continuous
-from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
+from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.utils import TradeoffKnob, is_continuous
+from sklearn_privacy.utils._sklearn_compat import Hidden, Interval, StrOptions
+from sklearn_privacy.utils._symbols import CategoricalSampler
 
 __all__ = ["PPANTransformer"]
 
 _RELEASES = {"auto", "categorical", "gaussian", "mixture", "universal"}
 _DISTORTIONS = {"auto", "hamming", "squared", "cross_entropy", "mutual_information"}
 
-
-def _numeric_column(column):
-    """Whether every value of an object column is a real number (not a label)."""
-    try:
-        np.asarray(column, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def pd_frame_like(frame, values):
-    """``values`` as a DataFrame with ``frame``'s columns and index (numbers where they are)."""
-    import pandas as pd
-
-    out = pd.DataFrame(values, columns=frame.columns, index=frame.index)
-    for column in out.columns:
-        try:
-            out[column] = pd.to_numeric(out[column])
-        except (TypeError, ValueError):
-            pass
-    return out
-
-
 # Largest input the float32 networks take: its square (a distortion) stays finite.
 _FLOAT32_SAFE = 1e18
-
-
-def _resolve_device(device):
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    try:
-        kind = torch.device(device).type
-    except (RuntimeError, TypeError) as exc:
-        raise ValueError(
-            f"device={device!r} is not a torch device ({exc}). Use 'cpu', 'cuda', "
-            "'cuda:N' or 'auto'."
-        ) from None
-    if kind == "mps" and not torch.backends.mps.is_available():
-        raise ValueError(
-            f"device={device!r} asks for Apple's MPS, which this torch {torch.__version__} "
-            "cannot use here. Use device='cpu' or device='auto'."
-        )
-    if str(device).startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(
-            f"device={device!r} asks for CUDA, but torch finds no CUDA device "
-            f"(torch {torch.__version__}, built with CUDA {torch.version.cuda}). "
-            "Use device='cpu' or device='auto'."
-        )
-    return device
 
 
 class PPANTransformer(BaseMechanism):
@@ -112,7 +70,7 @@ class PPANTransformer(BaseMechanism):
           expectation over the component;
         - ``"universal"``: ``z = f(w, u)`` with seed noise ``u ~ U[-1, 1]^n_noise``;
         - ``"auto"``: ``"categorical"`` for discrete columns (integer values,
-          at most ``max_categories`` distinct rows) with Hamming or automatic
+          at most ``max_records`` distinct rows) with Hamming or automatic
           distortion, else ``"universal"``.
     distortion : {"auto", "hamming", "squared", "cross_entropy", \
 "mutual_information"}, default="auto"
@@ -163,8 +121,18 @@ class PPANTransformer(BaseMechanism):
     device : str, default="cpu"
         ``"cpu"``, ``"cuda"`` (an error when torch finds no CUDA device) or
         ``"auto"`` (CUDA when available).
-    max_categories : int, default=1000
-        Largest release alphabet (distinct training rows) of ``release="categorical"``.
+    max_records : int, default=1000
+        Largest release alphabet of ``release="categorical"``: the number of
+        distinct rows (records) of the released columns, the size of the
+        table the mechanism learns. ``release="auto"`` chooses a continuous
+        release above it.
+    max_categories : int
+        Deprecated alias of ``max_records`` (it counted distinct rows, while
+        elsewhere in the library ``max_categories`` counts the values of one
+        column).
+
+        .. deprecated:: 0.2
+           Use ``max_records``; ``max_categories`` will be removed in 0.3.
     verbose : int, default=0
         Handed to the net: 1 prints skorch's epoch table.
     sensitive : int, str, array-like or None, default=None
@@ -281,7 +249,11 @@ class PPANTransformer(BaseMechanism):
         "callbacks": [None, list],
         "train_split": [None, callable],
         "device": [str],
-        "max_categories": [Interval(Integral, 2, None, closed="left")],
+        "max_records": [Interval(Integral, 2, None, closed="left")],
+        "max_categories": [
+            Interval(Integral, 2, None, closed="left"),
+            Hidden(StrOptions({"deprecated"})),
+        ],
     }
 
     _requires_sensitive = True
@@ -307,7 +279,8 @@ class PPANTransformer(BaseMechanism):
         callbacks=None,
         train_split=None,
         device="cpu",
-        max_categories=1000,
+        max_records=1000,
+        max_categories="deprecated",
         verbose=0,
         sensitive=None,
         random_state=None,
@@ -330,6 +303,7 @@ class PPANTransformer(BaseMechanism):
         self.callbacks = callbacks
         self.train_split = train_split
         self.device = device
+        self.max_records = max_records
         self.max_categories = max_categories
         self.verbose = verbose
         self.sensitive = sensitive
@@ -380,24 +354,28 @@ class PPANTransformer(BaseMechanism):
     def _fit_mechanism(self, X, S, y, sample_weight=None):
         import torch
 
+        from sklearn_privacy.adversarial._build import build_net, resolve_device
+        from sklearn_privacy.adversarial._evaluate import operating_point
         from sklearn_privacy.adversarial._net import BatchDataset
 
-        device = _resolve_device(self.device)
+        device = resolve_device(self.device)
         X = np.asarray(X, dtype=np.float64)
         if sample_weight is not None and np.ptp(sample_weight) == 0:
             # Constant weights cancel in every batch-normalised loss and in the plug-in
             # estimates: the unweighted fit, draw for draw.
             sample_weight = None
-        self._sample_weight = None if sample_weight is None else np.asarray(sample_weight, float)
-        self._s_discrete = not is_continuous(S)
-        self._prepare_sensitive(S)
+        sample_weight = None if sample_weight is None else np.asarray(sample_weight, float)
         self._choose_release(X, y)
         self._check_images(X)
-        self._prepare_observation(X)
-        data = self._training_data(X, S, y)
-        if self._sample_weight is not None:
-            data["sw"] = self._sample_weight.astype(np.float32)
-        net = self._build_net(X, device)
+        inputs = PPANInputs(
+            X, S, release=self.release_, observation=self.observation, sample_weight=sample_weight
+        )
+        self._inputs = inputs
+        self.sensitive_records_ = inputs.sensitive.records
+        self.input_records_ = self.output_records_ = inputs.records
+        utility = self.distortion_measure_ == "mutual_information"
+        data = inputs.training_data(X, S, y, utility=utility)
+        net = build_net(self, inputs, X.shape[0], X.shape[1], device)
         seed = int(self._fit_rng.integers(2**63))
         devices = [torch.device(device)] if str(device).startswith("cuda") else []
         threads = torch.get_num_threads()
@@ -415,7 +393,14 @@ class PPANTransformer(BaseMechanism):
         self.net_ = net
         self.history_ = net.history
         self.n_iter_ = len(net.history)
-        self._operating_point(X, data)
+        noise = (
+            None if self.release_ == "categorical" else self._numpy_noise(X.shape[0], self._fit_rng)
+        )
+        point = operating_point(
+            net, inputs, X, data, noise, release=self.release_, activation=self.activation
+        )
+        for name, value in point.items():
+            setattr(self, name, value)
 
     def _release(self, X, S, rng):
         import torch
@@ -423,25 +408,24 @@ class PPANTransformer(BaseMechanism):
         net = self.net_
         X = np.asarray(X, dtype=np.float64)
         self._check_images(X)
-        w = self._mechanism_input(X, S)
+        w = self._inputs.mechanism_input(X, S)
         device = net.device
         with torch.no_grad():
             net.module_.eval()
             if self.release_ == "categorical":
                 _, probs = net.module_(torch.as_tensor(w, device=device), None)
-                probs = probs.cpu().numpy().astype(np.float64)
-                return self._map_label_columns(
-                    self.output_records_[self._sample(probs, rng)].copy(), decode=True
-                )
+                rows = CategoricalSampler(probs.cpu().double().numpy()).draw(np.arange(len(w)), rng)
+                return self._map_label_columns(self.output_records_[rows].copy(), decode=True)
             noise = self._numpy_noise(X.shape[0], rng)
             z, weights = net.module_(
                 torch.as_tensor(w, device=device), torch.as_tensor(noise, device=device)
             )
             if self.distortion_measure_ == "cross_entropy":
                 z = torch.sigmoid(z)
-            z, weights = z.cpu().numpy().astype(np.float64), weights.cpu().numpy()
-        k = self._sample(weights.astype(np.float64), rng) if z.shape[1] > 1 else 0
-        return z[np.arange(z.shape[0]), k]
+            z, weights = z.cpu().numpy().astype(np.float64), weights.cpu().double().numpy()
+        n = z.shape[0]
+        k = CategoricalSampler(weights).draw(np.arange(n), rng) if z.shape[1] > 1 else 0
+        return z[np.arange(n), k]
 
     def _observes_sensitive(self):
         return self.observation == "full"
@@ -474,57 +458,26 @@ class PPANTransformer(BaseMechanism):
         values = np.asarray(X if frame is None else X.to_numpy(dtype=object), dtype=object)
         if values.ndim != 2:
             return super()._validate_X(X, reset=reset)
+        names = None if frame is None else list(frame.columns)
         if reset:
-            names = None if frame is None else [str(c) for c in frame.columns]
-            s_cols = set(sensitive_positions(self.sensitive, names, values.shape[1]))
-            for j in candidates:
-                if j not in s_cols and not _numeric_column(values[:, j]):
-                    self._label_positions[j] = np.array(
-                        sorted(set(values[:, j].tolist()), key=str), dtype=object
-                    )
+            str_names = None if names is None else [str(c) for c in names]
+            skip = set(sensitive_positions(self.sensitive, str_names, values.shape[1]))
+            self._label_positions = find_label_columns(values, candidates, skip)
             if not self._label_positions:
                 return super()._validate_X(X, reset=reset)
-            names = list(frame.columns) if frame is not None else None
             self.label_categories_ = {
                 (names[j] if names else j): categories
                 for j, categories in self._label_positions.items()
             }
-        coded = values.copy()
-        for j, categories in self._label_positions.items():
-            lookup = {v: i for i, v in enumerate(categories.tolist())}
-            codes = np.array([lookup.get(v, -1) for v in values[:, j].tolist()], dtype=float)
-            if np.any(codes < 0):
-                bad = values[int(np.flatnonzero(codes < 0)[0]), j]
-                name = frame.columns[j] if frame is not None else j
-                raise ValueError(
-                    f"column {name!r} of X holds {bad!r}, a category not seen at fit: the "
-                    "mechanism has no row for it."
-                )
-            coded[:, j] = codes
+        coded = code_label_columns(values, self._label_positions, names)
         if frame is not None:
-            coded = pd_frame_like(frame, coded)
+            coded = frame_like(frame, coded)
         return super()._validate_X(coded, reset=reset)
 
     def _map_label_columns(self, release, decode):
-        """The label columns of a release decoded (codes to categories) or encoded back.
-
-        The release as given when every released column holds numbers;
-        ``decode=False`` (for the distortion) returns floats, codes of -1 for
-        values that are not categories.
-        """
+        """The label columns of a release decoded (codes to categories) or encoded back."""
         positions = getattr(self, "_label_positions", {})
-        if not positions:
-            return release
-        out = np.asarray(release, dtype=object).copy()
-        released = list(self.release_columns_)
-        for j, categories in positions.items():
-            p = released.index(j)
-            if decode:
-                out[:, p] = categories[np.asarray(out[:, p], dtype=float).astype(np.int64)]
-            else:
-                lookup = {v: i for i, v in enumerate(categories.tolist())}
-                out[:, p] = [lookup.get(v, -1) for v in out[:, p].tolist()]
-        return out if decode else out.astype(float)
+        return map_label_columns(release, positions, self.release_columns_, decode=decode)
 
     def _release_distribution(self, X, S):
         """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
@@ -532,7 +485,7 @@ class PPANTransformer(BaseMechanism):
             return None
         import torch
 
-        w = self._mechanism_input(np.asarray(X, dtype=np.float64), S)
+        w = self._inputs.mechanism_input(np.asarray(X, dtype=np.float64), S)
         with torch.no_grad():
             self.net_.module_.eval()
             _, probs = self.net_.module_(torch.as_tensor(w, device=self.net_.device), None)
@@ -557,27 +510,24 @@ class PPANTransformer(BaseMechanism):
         return super()._distortion(X, Xt)
 
     # ---------------------------------------------------------------- helpers
-    def _prepare_sensitive(self, S):
-        if self._s_discrete:
-            codes, symbols = encode_sensitive(S)
-            self.sensitive_records_ = np.asarray(symbols)
-            self._s_codes = codes.astype(np.int64)
-            self._s_lookup = {tuple(np.atleast_1d(r).tolist()): i for i, r in enumerate(symbols)}
-            counts = np.bincount(codes, weights=self._sample_weight)
-            self._h_s = entropy(counts / counts.sum())
-        else:
-            S = np.asarray(S, dtype=np.float64)
-            self.sensitive_records_ = None
-            self._s_center = S.mean(axis=0)
-            self._s_scale = np.where(S.std(axis=0) > 0, S.std(axis=0), 1.0)
-            std = (S - self._s_center) / self._s_scale
-            cov = np.cov(std, rowvar=False, aweights=self._sample_weight)
-            self._h_s = gaussian_entropy(np.atleast_2d(cov))
+    def _max_records(self):
+        """``max_records``, or the deprecated ``max_categories`` when it is given."""
+        if self.max_categories == "deprecated":
+            return self.max_records
+        warnings.warn(
+            "PPANTransformer: max_categories was renamed max_records (it counts the distinct "
+            "rows of the released columns, not the values of one column) in 0.2 and will be "
+            "removed in 0.3; max_records is ignored while max_categories is set.",
+            FutureWarning,
+            stacklevel=user_stacklevel(),
+        )
+        return self.max_categories
 
     def _choose_release(self, X, y):
         distortion, release = self.distortion, self.release
+        max_records = self._max_records()
         n_records = np.unique(X, axis=0).shape[0]
-        finite = not is_continuous(X) and n_records <= self.max_categories
+        finite = not is_continuous(X) and n_records <= max_records
         if release == "auto":
             release = "categorical" if finite and distortion in ("auto", "hamming") else "universal"
         if distortion == "auto":
@@ -585,7 +535,7 @@ class PPANTransformer(BaseMechanism):
         if release == "categorical" and not finite:
             raise ValueError(
                 f"release='categorical' needs discrete released columns with at most "
-                f"max_categories={self.max_categories} distinct rows; X has {n_records} "
+                f"max_records={max_records} distinct rows; X has {n_records} "
                 "distinct rows" + (" with non-integer values." if is_continuous(X) else ".")
             )
         if distortion == "hamming" and release != "categorical":
@@ -624,330 +574,20 @@ class PPANTransformer(BaseMechanism):
                 "(e.g. divide by 255 or 16)."
             )
 
-    def _prepare_observation(self, X):
-        if self.release_ == "categorical":
-            records, codes = np.unique(X, axis=0, return_inverse=True)
-            self.input_records_ = self.output_records_ = records
-            self._x_lookup = {tuple(r.tolist()): i for i, r in enumerate(records)}
-            self._x_codes = codes.ravel().astype(np.int64)
-            self._table = self.observation == "released" or self._s_discrete
-        else:
-            self.input_records_ = self.output_records_ = None
-            self._table = False
-            self._x_center = X.mean(axis=0)
-            self._x_scale = np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
+    def _leakage_from_a_fresh_estimate(self, release, s):
+        """Set ``fresh_leakage_`` and ``leakage_`` of a continuous release from the fit rows'
+        release and S (see :func:`~sklearn_privacy.adversarial._evaluate.fresh_leakage`)."""
+        from sklearn_privacy.adversarial._evaluate import fresh_leakage
 
-    def _codes(self, values, lookup, name):
-        keys = [tuple(r) for r in np.atleast_2d(values).tolist()]
-        codes = np.array([lookup.get(k, -1) for k in keys], dtype=np.int64)
-        if np.any(codes < 0):
-            bad = keys[int(np.flatnonzero(codes < 0)[0])]
-            raise ValueError(
-                f"{name} holds a value not seen at fit, {bad!r}: the finite mechanism has "
-                "no row for it."
-            )
-        return codes
-
-    def _sensitive_features(self, S):
-        """S as the mechanism's input for ``observation="full"``: one-hot or standardised."""
-        if self._s_discrete:
-            codes = self._codes(np.asarray(S, dtype=object), self._s_lookup, "sensitive")
-            return np.eye(len(self._s_lookup))[codes]
-        return (np.asarray(S, dtype=np.float64) - self._s_center) / self._s_scale
-
-    def _mechanism_input(self, X, S):
-        """What the mechanism observes: a code of a finite W, or floats."""
-        full = self.observation == "full"
-        if full and S is None:
-            raise ValueError(
-                "observation='full': the mechanism reads S; give X with its sensitive columns."
-            )
-        if self.release_ == "categorical":
-            x_codes = self._codes(X, self._x_lookup, "X")
-            if not full:
-                return x_codes
-            if self._table:
-                s_codes = self._codes(np.asarray(S, dtype=object), self._s_lookup, "sensitive")
-                return s_codes * len(self._x_lookup) + x_codes
-            onehot = np.eye(len(self._x_lookup))[x_codes]
-            return np.hstack([onehot, self._sensitive_features(S)]).astype(np.float32)
-        w = X if not full else np.hstack([X, self._sensitive_features(S)])
-        return w.astype(np.float32)
-
-    def _training_data(self, X, S, y):
-        data = {"w": self._mechanism_input(X, S)}
-        if self._s_discrete:
-            data["s"] = self._s_codes
-        else:
-            data["s"] = ((np.asarray(S, float) - self._s_center) / self._s_scale).astype(np.float32)
-        if self.distortion_measure_ == "mutual_information":
-            y = np.asarray(y)
-            self._y_discrete = not is_continuous(y)
-            if self._y_discrete:
-                codes, symbols = encode_sensitive(y, name="y")
-                self._n_y = len(symbols)
-                data["t"] = codes.astype(np.int64)
-            else:
-                y2 = np.asarray(y, dtype=np.float64).reshape(X.shape[0], -1)
-                y2 = (y2 - y2.mean(axis=0)) / np.where(y2.std(axis=0) > 0, y2.std(axis=0), 1)
-                self._n_y = y2.shape[1]
-                data["t"] = y2.astype(np.float32)
-        elif self.release_ == "categorical":
-            data["code"] = self._x_codes
-        else:
-            data["t"] = X.astype(np.float32)
-        return data
-
-    def _distortion_table(self):
-        records = self.input_records_
-        diff = records[:, None, :] - records[None, :, :]
-        if self.distortion_measure_ == "hamming":
-            return np.mean(diff != 0, axis=2)
-        return np.sum(diff**2, axis=2)
-
-    def _build_net(self, X, device):
-        from sklearn_privacy.adversarial import _modules as M
-        from sklearn_privacy.adversarial._net import PPANNet
-
-        hidden = tuple(self.hidden_layer_sizes)
-        d = X.shape[1]
-        kw = {"hidden": hidden, "activation": self.activation}
-        release = self.release_
-        if release == "categorical":
-            k = len(self.input_records_)
-            if self._table:
-                n_codes = k * (len(self._s_lookup) if self.observation == "full" else 1)
-                mech, mech_kw = M.CategoricalMechanism, {"n_outputs": k, "n_codes": n_codes}
-            else:
-                n_in = k + self._sensitive_dim()
-                mech, mech_kw = M.CategoricalMechanism, {"n_outputs": k, "n_in": n_in, **kw}
-            d_z, noise_shape = k, ()
-        else:
-            n_in = d + (self._sensitive_dim() if self.observation == "full" else 0)
-            w_center = np.r_[self._x_center, np.zeros(n_in - d)]
-            w_scale = np.r_[self._x_scale, np.ones(n_in - d)]
-            images = self.distortion_measure_ == "cross_entropy"
-            scaling = {
-                "center": w_center,
-                "scale": w_scale,
-                "out_center": 0.0 if images else self._x_center,
-                "out_scale": 1.0 if images else self._x_scale,
-            }
-            if release == "universal":
-                mech = M.UniversalMechanism
-                mech_kw = {"n_in": n_in, "n_out": d, "n_noise": self.n_noise, **kw, **scaling}
-                noise_shape, k = (self.n_noise,), 1
-            else:
-                k = 1 if release == "gaussian" else self.n_components
-                mech = M.GaussianMechanism
-                mech_kw = {"n_in": n_in, "n_out": d, "n_components": k, **kw, **scaling}
-                noise_shape = (k, d)
-            d_z = d
-        finite_adversary = release == "categorical" and self._s_discrete
-        if self._s_discrete:
-            adv = M.CategoricalAdversary
-            adv_kw = {
-                "n_in": d_z,
-                "n_classes": len(self._s_lookup),
-                "activation": self.activation,
-                "hidden": () if finite_adversary else hidden,
-                "bias": not finite_adversary,
-            }
-        else:
-            adv = M.GaussianAdversary
-            adv_kw = {"n_in": d_z, "n_sensitive": len(self._s_center), **kw}
-        params = {f"module__{key}": v for key, v in mech_kw.items()}
-        params.update({f"adversary__{key}": v for key, v in adv_kw.items()})
-        utility = discriminator = None
-        if self.distortion_measure_ == "mutual_information":
-            if self._y_discrete:
-                utility = M.CategoricalAdversary
-                ukw = {"n_in": d_z, "n_classes": self._n_y, **kw}
-            else:
-                utility = M.GaussianAdversary
-                ukw = {"n_in": d_z, "n_sensitive": self._n_y, **kw}
-            params.update({f"utility__{key}": v for key, v in ukw.items()})
-            criterion_kw = {"kind": "mutual_information"}
-        elif release == "categorical":
-            criterion_kw = {"kind": "table", "matrix": self._distortion_table()}
-        else:
-            criterion_kw = {"kind": self.distortion_measure_}
-        params.update({f"criterion__{key}": v for key, v in criterion_kw.items()})
-        adversary_lr = self.lr if self.adversary_lr is None else self.adversary_lr
-        if self.gamma > 0:
-            discriminator = M.Discriminator
-            params.update({"discriminator__n_in": d, "discriminator__activation": self.activation})
-            params["discriminator_optimizer__lr"] = adversary_lr
-        n = len(self._s_codes) if self._s_discrete else None
-        n = X.shape[0] if n is None else n
-        return PPANNet(
-            mech,
-            adversary=adv,
-            utility=utility,
-            discriminator=discriminator,
-            release=release,
-            n_candidates=d_z if release == "categorical" else k,
-            noise_shape=noise_shape,
-            lam=self.lam,
-            max_distortion=self.max_distortion,
-            gamma=self.gamma,
-            adversary_steps=self.adversary_steps,
-            cross_entropy_release=self.distortion_measure_ == "cross_entropy",
-            optimizer=__import__("torch").optim.Adam,
-            lr=self.lr,
-            adversary_optimizer__lr=adversary_lr,
-            max_epochs=self.max_epochs,
-            train_split=self.train_split,
-            callbacks=self.callbacks,
-            **self._iterator_params(n),
-            verbose=self.verbose,
-            device=device,
-            **params,
+        self.fresh_leakage_, self.leakage_ = fresh_leakage(
+            self.adversary_leakage_, release, s, discrete=self._inputs.sensitive.discrete
         )
 
-    def _iterator_params(self, n):
-        """Whole batches drawn at once (``BatchDataset``), unless a split changes the rows."""
-        from torch.utils.data import BatchSampler, RandomSampler
-
-        batch_size = min(self.batch_size, n)
-        if self.train_split is not None:
-            return {"iterator_train__shuffle": True, "batch_size": batch_size}
-        sampler = BatchSampler(RandomSampler(range(n)), batch_size, drop_last=False)
-        return {
-            "iterator_train__batch_size": None,
-            "iterator_train__sampler": sampler,
-            "batch_size": batch_size,
-        }
-
-    def _warn_dead_adversary(self, seen):
-        """Warn when a ReLU layer of the adversary is off for every fit release.
-
-        The mechanism minimises ``E log Q(S|Z)``; an adversary whose hidden units
-        are all inactive outputs a constant ``Q`` (``log Q = log prior``, a
-        minimum the mechanism is pulled to) and gets no gradient to recover, so
-        the mechanism ends up trained against no adversary at all.
-        """
-        import torch
-
-        if self.activation != "relu":
-            return
-        h = seen.reshape(-1, seen.shape[-1])
-        for i, layer in enumerate(self.net_.adversary_.net):
-            h = layer(h)
-            if isinstance(layer, torch.nn.ReLU) and not bool((h > 0).any()):
-                warnings.warn(
-                    f"Every unit of the adversary's hidden layer {i // 2} is inactive on the "
-                    "fit releases: Q(S | Z) is constant, the mechanism was trained against no "
-                    "adversary and its releases may leak S to a fresh one. Use "
-                    "activation='leaky_relu' (or 'tanh').",
-                    ConvergenceWarning,
-                    stacklevel=user_stacklevel(),
-                )
-                return
-
-    def _leakage_from_a_fresh_estimate(self, release, s):
-        """``leakage_`` of a continuous release: the larger of the co-trained bound and a fresh one.
-
-        The co-trained adversary's bound is only as good as that adversary: an
-        undertrained one reads 0 while a fresh estimate of the same release
-        finds 0.3 nats. ``fresh_leakage_`` is :func:`~sklearn_privacy.metrics.leakage_score`
-        of the fit rows' release (kNN for a discrete S, the Gaussian estimate
-        for a continuous one); a bound far below it (or negative) warns.
-        """
-        from sklearn_privacy.metrics._leakage import leakage_score
-
-        estimator = "auto" if self._s_discrete else "gaussian"
-        try:
-            self.fresh_leakage_ = float(leakage_score(s, release, estimator=estimator))
-        except ValueError:  # too few rows per value of S for the estimate
-            self.fresh_leakage_ = float("nan")
-        bound, fresh = self.adversary_leakage_, self.fresh_leakage_
-        if np.isfinite(fresh) and (bound < 0 or bound < min(0.5 * fresh, fresh - 0.02)):
-            warnings.warn(
-                f"PPANTransformer: the co-trained adversary's bound on the leakage "
-                f"({bound:.3g} nats) is far below a fresh estimate from the release "
-                f"({fresh:.3g} nats): the adversary is undertrained, and its bound says "
-                "nothing. leakage_ reports the fresh estimate. Train longer (max_epochs), give "
-                "the adversary more capacity, or measure with the scorers on held-out rows.",
-                UserWarning,
-                stacklevel=user_stacklevel(),
-            )
-        self.leakage_ = max(bound, fresh if np.isfinite(fresh) else 0.0, 0.0)
-
-    def _row_probabilities(self, n):
-        """The empirical distribution of the fit rows: uniform, or the normalised weights."""
-        if self._sample_weight is None:
-            return np.full(n, 1.0 / n)
-        return self._sample_weight / self._sample_weight.sum()
-
-    def _sensitive_dim(self):
-        return len(self._s_lookup) if self._s_discrete else len(self._s_center)
-
     def _numpy_noise(self, n, rng):
+        """Seed noise of a continuous release: uniform (universal) or Gaussian draws."""
         if self.release_ == "universal":
             return rng.uniform(-1.0, 1.0, (n, self.n_noise)).astype(np.float32)
         k = 1 if self.release_ == "gaussian" else self.n_components
         return rng.standard_normal(
             (n, k, self.n_features_in_ - len(self.sensitive_columns_))
         ).astype(np.float32)
-
-    @staticmethod
-    def _sample(probs, rng):
-        """One index per row drawn from the rows of ``probs`` (inverse CDF)."""
-        cdf = np.cumsum(probs, axis=1)
-        draws = rng.random(probs.shape[0]) * cdf[:, -1]
-        return np.minimum((cdf < draws[:, None]).sum(axis=1), probs.shape[1] - 1)
-
-    def _operating_point(self, X, data):
-        """The operating point (``leakage_``, ``disclosure_``, ``distortion_``) on the fit data."""
-        import torch
-        from skorch.utils import to_tensor
-
-        net = self.net_
-        net.module_.eval()
-        n = X.shape[0]
-        noise = None
-        if self.release_ != "categorical":
-            noise = torch.as_tensor(self._numpy_noise(n, self._fit_rng), device=net.device)
-        with torch.no_grad():
-            Xi = to_tensor(data, device=net.device)
-            log_q, dist, weights, seen = net.terms(Xi, noise)
-            self._warn_dead_adversary(seen)
-            log_q, dist = log_q.cpu().double().numpy(), dist.cpu().double().numpy()
-            weights = weights.cpu().double().numpy()
-            # float32 probabilities sum to 1 only to about 1e-7: renormalise in float64
-            weights = weights / weights.sum(axis=1, keepdims=True)
-            if weights.shape[0] == 1:
-                weights = np.broadcast_to(weights, log_q.shape)
-        p = self._row_probabilities(n)
-        self.adversary_leakage_ = float(self._h_s + p @ np.sum(weights * log_q, axis=1))
-        self.distortion_ = float(p @ np.sum(weights * dist, axis=1))
-        self.mapping_ = None
-        if self.release_ == "categorical":
-            k = weights.shape[1]
-            x_joint = np.zeros((len(self.input_records_), k))
-            np.add.at(x_joint, self._x_codes, weights * p[:, None])
-            self.disclosure_ = float(mutual_information(x_joint))
-            if self._s_discrete:
-                s_joint = np.zeros((len(self._s_lookup), k))
-                np.add.at(s_joint, self._s_codes, weights * p[:, None])
-                self.leakage_ = float(mutual_information(s_joint))
-            else:
-                self.leakage_ = max(self.adversary_leakage_, 0.0)
-            if self._table:
-                with torch.no_grad():
-                    table = torch.softmax(net.module_.table.weight.double(), dim=-1).cpu().numpy()
-                if self.observation == "full":
-                    table = table.reshape(len(self._s_lookup), len(self.input_records_), k)
-                self.mapping_ = table
-        else:
-            z = seen.cpu().double().numpy()
-            pick = weights.argmax(axis=1) if z.shape[1] > 1 else np.zeros(n, dtype=int)
-            z = z[np.arange(n), pick]
-            self._leakage_from_a_fresh_estimate(z, data["s"])
-            cov = np.cov(np.hstack([X, z]), rowvar=False, aweights=self._sample_weight)
-            cov = cov + 1e-9 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
-            d = X.shape[1]
-            self.disclosure_ = max(
-                float(gaussian_mutual_information(cov, np.arange(d), np.arange(d, 2 * d))), 0.0
-            )

@@ -96,9 +96,9 @@ def test_exact_expectation_equals_monte_carlo(pair):
     mech = _small(sensitive=[0]).fit(pair)
     net = mech.net_
     data = {
-        "w": torch.as_tensor(mech.input_records_.shape[0] * 0 + mech._x_codes[:50]),
-        "s": torch.as_tensor(mech._s_codes[:50]),
-        "code": torch.as_tensor(mech._x_codes[:50]),
+        "w": torch.as_tensor(mech._inputs.codes[:50]),
+        "s": torch.as_tensor(mech._inputs.sensitive.codes[:50]),
+        "code": torch.as_tensor(mech._inputs.codes[:50]),
     }
     with torch.no_grad():
         log_q, dist, weights, _ = net.terms(data)
@@ -147,7 +147,7 @@ def test_train_step_alternates(binary):
 def _batch_dataset(mech, X):
     from sklearn_privacy.adversarial._net import BatchDataset
 
-    return BatchDataset(mech._training_data(X[:, 1:], X[:, :1], None))
+    return BatchDataset(mech._inputs.training_data(X[:, 1:], X[:, :1], None, utility=False))
 
 
 def test_seeding_reproduces_weights_and_leaves_global_rng(binary):
@@ -333,7 +333,7 @@ def test_sample_weight_exact_leakage_and_unit_weights(pair):
     # the empirical joint of (S, X) of the repeated rows, mapped through P(Z | X)
     rep = np.repeat(X, w, axis=0)
     s_codes = np.searchsorted(mech.sensitive_records_.astype(float), rep[:, 0])
-    x_codes = np.array([mech._x_lookup[(v,)] for v in rep[:, 1]])
+    x_codes = np.searchsorted(mech.input_records_[:, 0], rep[:, 1])
     p_sx = np.zeros((len(mech.sensitive_records_), len(mech.input_records_)))
     np.add.at(p_sx, (s_codes, x_codes), 1.0 / len(rep))
     joint = p_sx @ mech.mapping_
@@ -361,22 +361,24 @@ def test_dead_relu_adversary_warns(binary):
 
     from sklearn.exceptions import ConvergenceWarning
 
+    from sklearn_privacy.adversarial._evaluate import warn_dead_adversary
+
     X, _ = binary
     mech = _small(sensitive=[0], release="gaussian").fit(X)
     seen = torch.as_tensor(mech.transform(X), dtype=torch.float32)[:, None, :]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        mech._warn_dead_adversary(seen)  # alive
+        warn_dead_adversary(mech.net_.adversary_, "relu", seen)  # alive
     with torch.no_grad():
         mech.net_.adversary_.net[0].bias.fill_(-1e3)
     with pytest.warns(ConvergenceWarning, match="leaky_relu"):
-        mech._warn_dead_adversary(seen)
+        warn_dead_adversary(mech.net_.adversary_, "relu", seen)
     leaky = _small(sensitive=[0], release="gaussian", activation="leaky_relu").fit(X)
     with torch.no_grad():
         leaky.net_.adversary_.net[0].bias.fill_(-1e3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        leaky._warn_dead_adversary(seen)
+        warn_dead_adversary(leaky.net_.adversary_, "leaky_relu", seen)
 
 
 @pytest.mark.parametrize("max_epochs", [10, 30])
@@ -404,11 +406,12 @@ def test_an_undertrained_adversary_does_not_hide_the_leakage():
     assert mech.leakage_ >= max(mech.fresh_leakage_, mech.adversary_leakage_, 0.0)
     # the rule on a release that gives S away, with a co-trained bound of 0
     give_away = np.c_[rng.normal(size=n), s + 0.3 * rng.normal(size=n)]
-    mech.adversary_leakage_ = 0.0
+    from sklearn_privacy.adversarial._evaluate import fresh_leakage
+
     with pytest.warns(UserWarning, match="undertrained"):
-        mech._leakage_from_a_fresh_estimate(give_away, s)
-    assert mech.fresh_leakage_ > 0.4
-    assert mech.leakage_ == mech.fresh_leakage_
+        fresh, leakage = fresh_leakage(0.0, give_away, s, discrete=True)
+    assert fresh > 0.4
+    assert leakage == fresh
 
 
 def test_ppan_fits_string_categories_and_releases_them():
@@ -435,3 +438,14 @@ def test_ppan_fits_string_categories_and_releases_them():
     # the same as an object array, S by position
     arr = PPANTransformer(sensitive=[2], max_epochs=5, random_state=0).fit(frame.to_numpy(object))
     assert set(arr.transform(frame.to_numpy(object))[:, 0]) <= {"x", "y", "z"}
+
+
+def test_max_categories_is_a_deprecated_alias_of_max_records(pair):
+    """max_categories counted distinct rows here, values of one column elsewhere: renamed."""
+    with pytest.raises(ValueError, match="max_records=5 distinct rows; X has 10"):
+        _small(sensitive=[0], release="categorical", max_records=5).fit(pair)
+    with pytest.warns(FutureWarning, match="renamed max_records") as caught:
+        old = _small(sensitive=[0], max_categories=5).fit(pair)
+    assert caught[0].filename == __file__
+    assert old.release_ == "universal"  # 10 distinct rows > 5: not a finite release
+    assert _small(sensitive=[0], max_records=5).fit(pair).release_ == "universal"

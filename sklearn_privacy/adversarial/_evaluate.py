@@ -1,0 +1,150 @@
+"""PPAN's operating point on the fit data: leakage, disclosure, distortion, the learned mapping.
+
+Exact wherever the release probabilities are known (a finite release: eq. 6
+makes ``I(S; Z)`` and ``I(X; Z)`` plug-in sums over the empirical
+distribution); elsewhere the co-trained adversary's variational bound, checked
+against a fresh estimate. Imported at ``fit`` only (it imports torch).
+"""
+
+import warnings
+
+import numpy as np
+import torch
+from sklearn.exceptions import ConvergenceWarning
+from skorch.utils import to_tensor
+
+from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.information import gaussian_mutual_information, mutual_information
+
+__all__ = ["fresh_leakage", "operating_point", "warn_dead_adversary"]
+
+
+def warn_dead_adversary(adversary, activation, seen):
+    """Warn when a ReLU layer of the adversary is off for every fit release.
+
+    The mechanism minimises ``E log Q(S|Z)``; an adversary whose hidden units
+    are all inactive outputs a constant ``Q`` (``log Q = log prior``, a
+    minimum the mechanism is pulled to) and gets no gradient to recover, so
+    the mechanism ends up trained against no adversary at all.
+    """
+    if activation != "relu":
+        return
+    h = seen.reshape(-1, seen.shape[-1])
+    for i, layer in enumerate(adversary.net):
+        h = layer(h)
+        if isinstance(layer, torch.nn.ReLU) and not bool((h > 0).any()):
+            warnings.warn(
+                f"Every unit of the adversary's hidden layer {i // 2} is inactive on the "
+                "fit releases: Q(S | Z) is constant, the mechanism was trained against no "
+                "adversary and its releases may leak S to a fresh one. Use "
+                "activation='leaky_relu' (or 'tanh').",
+                ConvergenceWarning,
+                stacklevel=user_stacklevel(),
+            )
+            return
+
+
+def fresh_leakage(bound, release, s, *, discrete):
+    """``(fresh_leakage_, leakage_)`` of a continuous release: a fresh estimate, and the larger.
+
+    The co-trained adversary's bound is only as good as that adversary: an
+    undertrained one reads 0 while a fresh estimate of the same release
+    finds 0.3 nats. The fresh estimate is
+    :func:`~sklearn_privacy.metrics.leakage_score` of the fit rows' release
+    (kNN for a discrete S, the Gaussian estimate for a continuous one); a
+    bound far below it (or negative) warns.
+    """
+    from sklearn_privacy.metrics._leakage import leakage_score
+
+    estimator = "auto" if discrete else "gaussian"
+    try:
+        fresh = float(leakage_score(s, release, estimator=estimator))
+    except ValueError:  # too few rows per value of S for the estimate
+        fresh = float("nan")
+    if np.isfinite(fresh) and (bound < 0 or bound < min(0.5 * fresh, fresh - 0.02)):
+        warnings.warn(
+            f"PPANTransformer: the co-trained adversary's bound on the leakage "
+            f"({bound:.3g} nats) is far below a fresh estimate from the release "
+            f"({fresh:.3g} nats): the adversary is undertrained, and its bound says "
+            "nothing. leakage_ reports the fresh estimate. Train longer (max_epochs), give "
+            "the adversary more capacity, or measure with the scorers on held-out rows.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
+    return fresh, max(bound, fresh if np.isfinite(fresh) else 0.0, 0.0)
+
+
+def operating_point(net, inputs, X, data, noise, *, release, activation):
+    """The fitted attributes that describe the operating point on the fit rows.
+
+    Parameters
+    ----------
+    net : PPANNet
+    inputs : PPANInputs
+    X : ndarray of shape (n_samples, n_released)
+    data : dict
+        The training arrays.
+    noise : ndarray or None
+        Seed noise of a continuous release, one draw per row.
+    release : str
+    activation : str
+
+    Returns
+    -------
+    dict
+        ``adversary_leakage_``, ``distortion_``, ``disclosure_``, ``leakage_``,
+        ``mapping_`` and, for a continuous release, ``fresh_leakage_``.
+    """
+    net.module_.eval()
+    n = X.shape[0]
+    sens = inputs.sensitive
+    if noise is not None:
+        noise = torch.as_tensor(noise, device=net.device)
+    with torch.no_grad():
+        Xi = to_tensor(data, device=net.device)
+        log_q, dist, weights, seen = net.terms(Xi, noise)
+        warn_dead_adversary(net.adversary_, activation, seen)
+        log_q, dist = log_q.cpu().double().numpy(), dist.cpu().double().numpy()
+        weights = weights.cpu().double().numpy()
+        # float32 probabilities sum to 1 only to about 1e-7: renormalise in float64
+        weights = weights / weights.sum(axis=1, keepdims=True)
+        if weights.shape[0] == 1:
+            weights = np.broadcast_to(weights, log_q.shape)
+    p = inputs.row_probabilities(n)
+    bound = float(sens.entropy + p @ np.sum(weights * log_q, axis=1))
+    out = {
+        "adversary_leakage_": bound,
+        "distortion_": float(p @ np.sum(weights * dist, axis=1)),
+        "mapping_": None,
+    }
+    if release == "categorical":
+        k = weights.shape[1]
+        x_joint = np.zeros((len(inputs.records), k))
+        np.add.at(x_joint, inputs.codes, weights * p[:, None])
+        out["disclosure_"] = float(mutual_information(x_joint))
+        if sens.discrete:
+            s_joint = np.zeros((sens.n_features, k))
+            np.add.at(s_joint, sens.codes, weights * p[:, None])
+            out["leakage_"] = float(mutual_information(s_joint))
+        else:
+            out["leakage_"] = max(bound, 0.0)
+        if inputs.table:
+            with torch.no_grad():
+                table = torch.softmax(net.module_.table.weight.double(), dim=-1).cpu().numpy()
+            if inputs.observation == "full":
+                table = table.reshape(sens.n_features, len(inputs.records), k)
+            out["mapping_"] = table
+        return out
+    z = seen.cpu().double().numpy()
+    pick = weights.argmax(axis=1) if z.shape[1] > 1 else np.zeros(n, dtype=int)
+    z = z[np.arange(n), pick]
+    out["fresh_leakage_"], out["leakage_"] = fresh_leakage(
+        bound, z, data["s"], discrete=sens.discrete
+    )
+    cov = np.cov(np.hstack([X, z]), rowvar=False, aweights=inputs.sample_weight)
+    cov = cov + 1e-9 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
+    d = X.shape[1]
+    out["disclosure_"] = max(
+        float(gaussian_mutual_information(cov, np.arange(d), np.arange(d, 2 * d))), 0.0
+    )
+    return out
