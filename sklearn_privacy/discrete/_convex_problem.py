@@ -48,6 +48,10 @@ class ConvexSolverError(RuntimeError):
 
 
 def _check_problem(joint, distortion, max_distortion=None):
+    """``(joint, distortion)`` as float arrays, or a ``ValueError`` naming the parameter.
+
+    With ``max_distortion``, also checks that some mapping meets the budget.
+    """
     joint = np.asarray(joint, dtype=float)
     if joint.ndim != 2:
         raise ValueError(f"joint must be a 2-D array P(S, Y), got shape {joint.shape}.")
@@ -180,6 +184,7 @@ def _entropy_of_s(joint):
 
 
 def _expected_distortion(Q, p_y, distortion):
+    """``E[d(Y, U)]`` of mapping ``Q``."""
     return float(p_y @ (Q * distortion).sum(axis=1))
 
 
@@ -187,11 +192,12 @@ def _say(verbose, message, *, level=1):
     """Print a progress message of the solvers when ``verbose >= level``.
 
     ``verbose`` has one meaning in the convex mapping (the functions of
-    :mod:`._convex_solvers` and ``ConvexPrivacyMapping``): progress messages
-    of the solver on standard output. 0 prints nothing; 1 (``level=1``) says
-    which solver ran, why one was abandoned, and what the first-order path or
-    the line search took; 2 (``level=2``) adds the first-order path's progress
-    (every 10 iterations for average leakage, each smoothing level for maximum
+    :mod:`._convex_solvers` and ``ConvexPrivacyMapping``), that of the
+    library's shared ``verbose`` entry: progress of the solver, on stdout.
+    ``0`` silent; ``1`` (``level=1``) one line per stage: which solver ran,
+    why one was abandoned, what the first-order path or the line search took;
+    ``2`` (``level=2``) also the details of each stage: the first-order path
+    every 10 iterations (average leakage) or at each smoothing level (maximum
     leakage). Every message goes through here.
     """
     if verbose >= level:

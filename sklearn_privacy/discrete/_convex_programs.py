@@ -97,6 +97,8 @@ class _MaxLeakageProgram:
 
 
 def _solver_chain(solver, size, *, first_order_ok):
+    """The solver names to try in order: ``"auto"`` is Clarabel, SCS, then ``"first-order"``
+    (if ``first_order_ok``), or ``"first-order"`` alone above ``_AUTO_CONIC_MAX_SIZE``."""
     if solver == "auto":
         if size > _AUTO_CONIC_MAX_SIZE and first_order_ok:
             return ["first-order"]
@@ -105,6 +107,7 @@ def _solver_chain(solver, size, *, first_order_ok):
 
 
 def _conic_options(solver, solver_options):
+    """Keyword arguments of ``Problem.solve``: tight tolerances for SCS, then the user's."""
     options = dict(_SCS_OPTIONS) if solver == "SCS" else {}
     options.update(solver_options or {})
     return options

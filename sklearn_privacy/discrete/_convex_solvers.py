@@ -19,15 +19,18 @@ mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
   search on the Lagrange multiplier of the budget) and a duality-gap
   certificate that needs only the posteriors ``P(S | U)``.
 
+Layout, one concept per module; a module imports only from modules below it
+(the two solver paths do not import each other)::
 
-Layout (one concept per module, imports going one way, down this list)::
-
-    _convex.py                 ConvexPrivacyMapping, the estimator
-    _convex_solvers.py         this module: the public functions and their result
-    _convex_programs.py        the cvxpy programs, the conic solver chain, Thm. 2's line search
+    _convex.py                    ConvexPrivacyMapping, the estimator
+    _convex_solvers.py            this module: the public functions, their result type
+    _convex_programs.py           cvxpy programs, conic solver chain, Thm. 2's line search
     _convex_first_order_loops.py  the first-order loops (Thm. 1 and Thm. 2)
-    _convex_first_order.py     their steps: KL projections, dual bounds, distortion levels
-    _convex_problem.py         checks, reductions and clean-ups of a problem, the exception
+    _convex_first_order.py        their steps: KL projections, dual bounds, distortion levels
+    _convex_problem.py            checks, reductions, clean-ups, ConvexSolverError, _say
+
+:class:`ConvexSolverError` is defined in the bottom module (the conic chain
+raises it) and exported from here.
 
 Each cvxpy problem is built once with a :class:`cvxpy.Parameter` (the budget,
 or ``delta``), so that a sweep re-solves without rebuilding.
@@ -331,10 +334,10 @@ def min_average_leakage_mapping(
     max_iter : int, default=20000
         Iteration limit of the first-order path.
     verbose : int, default=0
-        Progress messages of the solver, printed to standard output: 0 prints
-        nothing; 1 says which solver ran, why one was abandoned and what the
-        first-order path or the line search took; 2 adds the first-order
-        path's progress (every 10 iterations for average leakage, each
+        Progress of the solver, on stdout: ``0`` silent; ``1`` one line per
+        stage (which solver ran, why one was abandoned, what the first-order
+        path or the line search took); ``2`` also the details of each stage
+        (the first-order path every 10 iterations for average leakage, at each
         smoothing level for maximum leakage).
 
     Returns
@@ -469,10 +472,10 @@ def min_maximum_leakage_mapping(
     max_iter : int, default=20000
         Iteration limit of the first-order path.
     verbose : int, default=0
-        Progress messages of the solver, printed to standard output: 0 prints
-        nothing; 1 says which solver ran, why one was abandoned and what the
-        first-order path or the line search took; 2 adds the first-order
-        path's progress (every 10 iterations for average leakage, each
+        Progress of the solver, on stdout: ``0`` silent; ``1`` one line per
+        stage (which solver ran, why one was abandoned, what the first-order
+        path or the line search took); ``2`` also the details of each stage
+        (the first-order path every 10 iterations for average leakage, at each
         smoothing level for maximum leakage).
 
     Returns
