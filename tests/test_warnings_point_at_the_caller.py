@@ -95,3 +95,40 @@ def test_the_warning_points_at_this_file(call, category, words):
     assert ours, f"no {category.__name__} saying {words!r}"
     for w in ours:
         assert w.filename == __file__, (w.filename, w.lineno, str(w.message)[:80])
+
+
+def _warn_calls():
+    """(file, line, category name, stacklevel source) of every warnings.warn in the package."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "sklearn_privacy"
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "warn"
+                and getattr(node.func.value, "id", None) == "warnings"
+            ):
+                category = node.args[1] if len(node.args) > 1 else None
+                for kw in node.keywords:
+                    if kw.arg == "category":
+                        category = kw.value
+                name = ast.unparse(category).split(".")[-1] if category is not None else "None"
+                level = next(
+                    (ast.unparse(k.value) for k in node.keywords if k.arg == "stacklevel"), ""
+                )
+                yield f"{path.relative_to(package.parent)}:{node.lineno}", name, level
+
+
+def test_every_warning_of_the_package_walks_to_the_callers_frame():
+    bad = [(where, level) for where, _, level in _warn_calls() if level != "user_stacklevel()"]
+    assert not bad, f"warnings.warn without stacklevel=user_stacklevel(): {bad}"
+
+
+def test_every_warning_class_the_package_raises_has_a_case_here():
+    raised = {name for _, name, _ in _warn_calls()}
+    covered = {category.__name__ for _, category, _ in CASES}
+    assert raised <= covered, f"warning classes without a case above: {raised - covered}"
