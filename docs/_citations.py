@@ -16,7 +16,9 @@ keeping the locator:
   ``KEY (Fig. 9)``) becomes ``:cite:t:`bib{Thm. 1}```, rendered
   "Makhdoumi et al. (2014, Thm. 1)".
 
-Keys inside inline literals and doctest lines are left alone.
+Keys inside inline literals and doctest lines are left alone. Inside a locator,
+"Thm. 1" is joined by a word joiner and a no-break space, so that autosummary,
+which ends a summary at a period followed by a space, does not cut the role.
 """
 
 import re
@@ -47,8 +49,14 @@ _NARRATIVE = re.compile(
 )
 
 
+# Between an abbreviation's period and what follows ("Thm. 1"): a word joiner and a no-break
+# space. autosummary cuts a summary at the first period followed by whitespace, which would cut
+# a citation role in two; the word joiner keeps the period from being followed by whitespace.
+_NO_SENTENCE_END = "\u2060\u00a0"
+
+
 def _role(kind, key, locator=None):
-    locator = (locator or "").strip()
+    locator = re.sub(r"\.\s+", "." + _NO_SENTENCE_END, (locator or "").strip())
     return (
         f":cite:{kind}:`{CITABLE[key]}{{{locator}}}`"
         if locator
