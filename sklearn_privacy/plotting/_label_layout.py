@@ -9,9 +9,9 @@ texts and the legend at draw time) is in ``_axes_layout.py``.
 The rules:
 
 - a label never overlaps a marker (its own point's included), another label or
-  the edge of the axes, and no other point is nearer to it than its own, so
-  that it is read as the label of its point; a label that has no such place is
-  left out;
+  the edge of the axes, and its own point is the nearest to its centre, so
+  that it is read as the label of that point; a label that has no such place
+  is left out;
 - among the places left, a label prefers the side its series' curve leaves
   free (the normal pointing to less leakage and more utility, where no
   achievable point lies), then the places crossing the fewest lines (error
@@ -111,12 +111,14 @@ def segments_crossing(boxes, segments):
     return np.sum(inside & (low <= high), axis=1)
 
 
-def label_candidates(anchor, size, radius, gap):
-    """Boxes of a label of ``size`` around a marker, in the eight directions.
+def label_candidates(anchor, size, radius, gap, normal=None):
+    """Boxes of a label of ``size`` around a marker: eight directions, and the normal.
 
-    The box starts ``gap`` pixels beyond the marker's bounding square of half
-    side ``radius`` (diagonal places clear the square's corner), so that it
-    never overlaps its own marker.
+    In each of the eight directions the box starts ``gap`` pixels beyond the
+    marker's bounding square of half side ``radius`` (diagonal places clear
+    the square's corner); along ``normal`` and its opposite, the box's centre
+    moves out from the point until the box is ``gap`` pixels clear of the
+    square. No place overlaps the label's own marker.
 
     Parameters
     ----------
@@ -128,11 +130,15 @@ def label_candidates(anchor, size, radius, gap):
         Half the side of the marker's bounding square, in pixels.
     gap : float
         Space between the marker and the label, in pixels.
+    normal : array-like of shape (2,), default=None
+        A direction (such as the normal of the curve through the point) whose
+        two places are added after the eight.
 
     Returns
     -------
-    boxes : ndarray of shape (8, 4)
-        One box per direction of ``_DIRECTIONS`` (east first, counter-clockwise).
+    boxes : ndarray of shape (8, 4) or (10, 4)
+        One box per direction of ``_DIRECTIONS`` (east first, counter-clockwise),
+        then the places along ``normal`` and opposite to it.
     """
     (x, y), (w, h) = np.asarray(anchor, dtype=float), np.asarray(size, dtype=float)
     reach = radius + gap
@@ -140,15 +146,14 @@ def label_candidates(anchor, size, radius, gap):
     # x0: starts past the marker (+1), ends before it (-1) or is centred (0)
     x0 = np.where(sx > 0, x + reach, np.where(sx < 0, x - reach - w, x - w / 2))
     y0 = np.where(sy > 0, y + reach, np.where(sy < 0, y - reach - h, y - h / 2))
-    return np.c_[x0, y0, x0 + w, y0 + h]
-
-
-def _distance_to_boxes(points, boxes):
-    """Distance from each box (rows) to each point (columns); 0 inside the box."""
-    px, py = points[None, :, 0], points[None, :, 1]
-    dx = np.maximum(np.maximum(boxes[:, None, 0] - px, px - boxes[:, None, 2]), 0.0)
-    dy = np.maximum(np.maximum(boxes[:, None, 1] - py, py - boxes[:, None, 3]), 0.0)
-    return np.hypot(dx, dy)
+    boxes = np.c_[x0, y0, x0 + w, y0 + h]
+    if normal is None:
+        return boxes
+    n = _unit(normal)
+    with np.errstate(divide="ignore"):  # the first side the box clears decides
+        t = np.min(np.abs(np.divide([reach + w / 2, reach + h / 2], n)))
+    middle = np.array([[x, y]]) + np.outer([t, -t], n)
+    return np.r_[boxes, np.c_[middle - [w / 2, h / 2], middle + [w / 2, h / 2]]]
 
 
 def place_labels(
@@ -168,9 +173,10 @@ def place_labels(
     Labels are placed one after another in the given order (the first ones win
     a contested place); each takes, among its feasible places, the one with
     the lowest cost: its rank by angle from its preferred direction plus
-    ``_LINE_COST`` per line it crosses. The eight places next to the marker
-    are tried first for every label, and the eight one label height further
-    out only for the labels left without a place.
+    ``_LINE_COST`` per line it crosses. The places next to the marker
+    (:func:`label_candidates`, with the preferred direction) are tried first
+    for every label; the labels left without a place then try the two places
+    along the normal, half a label height further out.
 
     Parameters
     ----------
@@ -207,14 +213,19 @@ def place_labels(
     segments = np.empty((0, 4)) if segments is None else np.asarray(segments, float)
     taken = [] if placed is None else [np.asarray(b, dtype=float) for b in placed]
     centres = np.c_[markers[:, 0] + markers[:, 2], markers[:, 1] + markers[:, 3]] / 2
-    unit = _DIRECTIONS / np.hypot(*_DIRECTIONS.T)[:, None]
     result = np.full((anchors.shape[0], 4), np.nan)
-    # first every label next to its marker, then the ones left out one label height further
+    # first every label next to its marker; then the ones left out, half a label height
+    # further out along the normal (off the curve, where they still read as their point's)
     for extra in (0, 1):
         for i in np.flatnonzero(np.isnan(result[:, 0])):
-            reach = gap + extra * sizes[i, 1]
-            boxes = label_candidates(anchors[i], sizes[i], radii[i], reach)
-            rank = np.argsort(np.argsort(-(unit @ _unit(normals[i])), kind="stable")) + 8 * extra
+            reach = gap + extra * sizes[i, 1] / 2
+            boxes = label_candidates(anchors[i], sizes[i], radii[i], reach, normals[i])
+            if extra:
+                boxes = boxes[8:]
+            # rank by the angle between the place's direction and the preferred one
+            towards = (boxes[:, :2] + boxes[:, 2:]) / 2 - anchors[i]
+            cosine = towards @ _unit(normals[i]) / np.hypot(*towards.T)
+            rank = np.argsort(np.argsort(-cosine, kind="stable")) + len(boxes) * extra
             feasible = ~boxes_overlap(boxes, markers, pad=0.5)
             if taken:
                 feasible &= ~boxes_overlap(boxes, np.asarray(taken), pad=1.0)
@@ -224,16 +235,19 @@ def place_labels(
                     (boxes[:, 0] >= x0) & (boxes[:, 2] <= x1) & (boxes[:, 1] >= y0)
                     & (boxes[:, 3] <= y1)
                 )  # fmt: skip
-            # read as the label of its own point: every other marker is clearly farther
+            # read as the label of its own point: its own point is the nearest to the
+            # label's centre (by a pixel at least, so that no near-tie is left)
             own = np.hypot(*(centres - anchors[i]).T) < 0.5
             if (~own).any():
-                own_distance = _distance_to_boxes(anchors[i][None, :], boxes)[:, 0]
-                others = _distance_to_boxes(centres[~own], boxes).min(axis=1)
-                feasible &= others > own_distance + radii[i]
+                middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+                own_distance = np.hypot(*(middle - anchors[i]).T)
+                others = np.hypot(*(middle[:, None, :] - centres[None, ~own, :]).T).min(axis=0)
+                feasible &= others > own_distance + 1.0
             if not feasible.any():
                 continue
             cost = rank + _LINE_COST * segments_crossing(boxes, segments)
-            best = np.flatnonzero(feasible)[np.argmin(cost[feasible])]
+            cost[~feasible] = np.inf
+            best = np.lexsort((rank, cost))[0]  # a tie goes to the preferred side
             result[i] = boxes[best]
             taken.append(boxes[best])
     return result

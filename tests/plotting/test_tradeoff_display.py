@@ -1,17 +1,20 @@
 """TradeoffDisplay draws what it is given (Agg backend, asserts on the plotted data)."""
 
 import itertools
+import sys
+import warnings
 
 import numpy as np
 import pytest
 from _mechanisms import NoisyRelease
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, cross_validate
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import OneHotEncoder
+from sklearn.utils import Bunch
 
-from sklearn_privacy import ConvexPrivacyMapping, PrivacyFunnelTransformer
-from sklearn_privacy.metrics import make_leakage_scorer
+from sklearn_privacy import ConvexPrivacyMapping, PrivacyFunnelTransformer, SubmodularFunnel
+from sklearn_privacy.metrics import make_adversary_scorer, make_leakage_scorer
 from sklearn_privacy.plotting import TradeoffDisplay
 
 LEAKAGE = np.array([0.10, 0.30, 0.20, 0.40, 0.25])
@@ -211,9 +214,9 @@ def two_mechanism_search():
     return GridSearchCV(pipe, grid, cv=2, refit=False, scoring=scoring).fit(X, y)
 
 
-def test_from_cv_results_two_mechanisms(pyplot, two_mechanism_search):
+def test_from_search_two_mechanisms(pyplot, two_mechanism_search):
     results = two_mechanism_search.cv_results_
-    display = TradeoffDisplay.from_cv_results(results, baselines={"majority class": 0.5})
+    display = TradeoffDisplay.from_search(results, baselines={"majority class": 0.5})
     funnel, convex = display.line_
     np.testing.assert_allclose(funnel.get_xdata(), -results["mean_test_leakage"][:3])
     np.testing.assert_allclose(funnel.get_ydata(), results["mean_test_accuracy"][:3])
@@ -239,24 +242,24 @@ def test_from_cv_results_two_mechanisms(pyplot, two_mechanism_search):
     assert display.ax_.get_xlabel() == "leakage I(S; release) (nats)"
 
 
-def test_from_cv_results_sign(pyplot, two_mechanism_search):
+def test_from_search_sign(pyplot, two_mechanism_search):
     results = two_mechanism_search.cv_results_
-    raw = TradeoffDisplay.from_cv_results(results, negate_leakage=False)
+    raw = TradeoffDisplay.from_search(results, negate_leakage=False)
     np.testing.assert_allclose(raw.leakage, results["mean_test_leakage"])
     # a fitted search says how its scorer is signed
-    from_search = TradeoffDisplay.from_cv_results(two_mechanism_search)
+    from_search = TradeoffDisplay.from_search(two_mechanism_search)
     np.testing.assert_allclose(from_search.leakage, -results["mean_test_leakage"])
 
 
-def test_from_cv_results_param_name(pyplot, two_mechanism_search):
-    display = TradeoffDisplay.from_cv_results(
+def test_from_search_param_name(pyplot, two_mechanism_search):
+    display = TradeoffDisplay.from_search(
         two_mechanism_search.cv_results_, param_name="privacy__threshold"
     )
     assert display.param_range == ["0.6", "0.75", "0.9", None, None, None]
     assert [t.get_text() for t in display.annotations_] == ["0.6", "0.75", "0.9"]
 
 
-def test_from_cv_results_single_mechanism(pyplot):
+def test_from_search_single_mechanism(pyplot):
     results = {
         "params": [{"privacy__threshold": t} for t in (0.5, 0.9)],
         "param_privacy__threshold": np.ma.masked_array([0.5, 0.9], dtype=object),
@@ -265,7 +268,7 @@ def test_from_cv_results_single_mechanism(pyplot):
         "mean_test_accuracy": np.array([0.76, 0.8]),
         "std_test_accuracy": np.array([0.01, 0.01]),
     }
-    display = TradeoffDisplay.from_cv_results(results, estimator_name="funnel")
+    display = TradeoffDisplay.from_search(results, estimator_name="funnel")
     np.testing.assert_allclose(display.line_.get_xdata(), [0.01, 0.2])
     assert display.param_range == ["0.5", "0.9"]
     assert [t.get_text() for t in display.ax_.get_legend().get_texts()][0] == "funnel"
@@ -273,7 +276,7 @@ def test_from_cv_results_single_mechanism(pyplot):
 
 def test_errors(pyplot):
     with pytest.raises(ValueError, match="mean_test_privacy"):
-        TradeoffDisplay.from_cv_results(
+        TradeoffDisplay.from_search(
             {"params": [{}], "mean_test_accuracy": [0.5], "mean_test_leakage": [0.1]},
             leakage="privacy",
         )
@@ -285,3 +288,239 @@ def test_errors(pyplot):
         TradeoffDisplay([0.1], [0.5], baselines=[0.5])
     with pytest.raises(ValueError, match="name has 1 entries for 2 series"):
         TradeoffDisplay([0.1, 0.2], [0.5, 0.6], series=["a", "b"]).plot(name=["a"])
+
+
+def test_from_cv_results_is_a_deprecated_alias(pyplot, two_mechanism_search):
+    with pytest.warns(FutureWarning, match="from_search") as record:
+        old = TradeoffDisplay.from_cv_results(two_mechanism_search, negate_leakage=False)
+    assert len(record) == 1
+    assert record[0].filename == __file__  # the warning points at the caller's line
+    new = TradeoffDisplay.from_search(two_mechanism_search, negate_leakage=False)
+    np.testing.assert_array_equal(old.leakage, new.leakage)
+    np.testing.assert_array_equal(old.utility, new.utility)
+    assert old.param_range == new.param_range
+
+
+def test_from_search_refuses_cross_validate_output(pyplot):
+    X = np.c_[np.arange(20) % 2, np.arange(20)]
+    y = (np.arange(20) > 9).astype(int)
+    results = cross_validate(LogisticRegression(), X, y, cv=2)
+    with pytest.raises(TypeError, match="cross_validate output"):
+        TradeoffDisplay.from_search(results)
+    with pytest.raises(TypeError, match="fitted search"):
+        TradeoffDisplay.from_search([0.1, 0.2])
+
+
+def test_plot_without_matplotlib(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match="TradeoffDisplay.plot requires matplotlib"):
+        TradeoffDisplay(LEAKAGE, UTILITY).plot()
+
+
+def _result_bunch(keys):
+    scores = {key: -np.array([[0.1, 0.2], [0.3, 0.4]]) for key in keys}
+    scores["accuracy"] = np.array([[0.7, 0.8], [0.9, 0.9]])
+    return Bunch(param_range=np.array([1.0, 2.0]), test_scores=scores)
+
+
+def test_axis_names_are_readable(pyplot, two_mechanism_search):
+    # a known key is named; an unknown one labels its axis as it is
+    results = {
+        "params": [{"privacy__threshold": t} for t in (0.5, 0.9)],
+        "param_privacy__threshold": np.ma.masked_array([0.5, 0.9], dtype=object),
+        "mean_test_adversary": np.array([-0.6, -0.7]),
+        "mean_test_attack_rate": np.array([0.6, 0.7]),
+        "mean_test_balanced_accuracy": np.array([0.7, 0.8]),
+    }
+    display = TradeoffDisplay.from_search(results, leakage="adversary", utility="balanced_accuracy")
+    assert display.ax_.get_xlabel() == "adversary accuracy"
+    assert display.ax_.get_ylabel() == "balanced accuracy"
+    np.testing.assert_allclose(display.leakage, [0.6, 0.7])
+    display = TradeoffDisplay.from_search(results, leakage="attack_rate", utility="adversary")
+    assert display.ax_.get_xlabel() == "attack_rate"
+    # a fitted search names its scorers by what they are, whatever their keys
+    search = two_mechanism_search
+    renamed = {
+        "params": search.cv_results_["params"],
+        "mean_test_util": search.cv_results_["mean_test_accuracy"],
+        "mean_test_priv": search.cv_results_["mean_test_leakage"],
+    }
+    search = Bunch(
+        cv_results_=renamed,
+        scoring={"util": "accuracy", "priv": make_leakage_scorer(estimator="plugin")},
+        estimator=search.estimator,
+    )
+    display = TradeoffDisplay.from_search(search, leakage="priv", utility="util")
+    assert display.ax_.get_xlabel() == "leakage I(S; release) (nats)"
+    assert display.ax_.get_ylabel() == "accuracy"
+    # from_tradeoff and from_estimator name the axes the same way
+    display = TradeoffDisplay.from_tradeoff(_result_bunch(["adversary"]), leakage="adversary")
+    assert display.leakage_name == "adversary accuracy"
+    assert display.utility_name == "accuracy"
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 200)
+    X = np.c_[s, s + rng.normal(size=200)]
+    pipe = Pipeline(
+        [("privacy", NoisyRelease(sensitive=[0], random_state=0)), ("clf", LogisticRegression())]
+    )
+    display = TradeoffDisplay.from_estimator(
+        pipe,
+        X,
+        (X[:, 1] > 0.5).astype(int),
+        param_name="privacy__scale",
+        param_range=[0.0, 4.0],
+        leakage_scorer=make_adversary_scorer(),
+        utility_scorer="balanced_accuracy",
+        cv=2,
+    )
+    assert display.ax_.get_xlabel() == "adversary accuracy"
+    assert display.ax_.get_ylabel() == "balanced accuracy"
+
+
+# -- layout of the labels and the legend on a three-mechanism plot --------------------
+
+
+def _marker_boxes(ax):
+    """Pixel boxes of the data markers (error bar caps are not points)."""
+    dpi = ax.figure.dpi
+    boxes = []
+    for line in ax.get_lines():
+        if line.get_marker() in (None, "None", "none", "", " ", "|", "_"):
+            continue
+        half = (line.get_markersize() + line.get_markeredgewidth()) * dpi / 72 / 2
+        xy = np.c_[line.get_xdata(), line.get_ydata()].astype(float)
+        for px, py in line.get_transform().transform(xy[np.isfinite(xy).all(axis=1)]):
+            boxes.append((px - half, py - half, px + half, py + half))
+    return boxes
+
+
+def _overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _overlap_counts(ax):
+    """Rendered label boxes against markers and each other; the legend against both."""
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    labels = [
+        tuple(t.get_window_extent(renderer).extents)
+        for t in ax.texts
+        if t.get_gid() == "sklearn_privacy.tradeoff.label" and t.get_visible()
+    ]
+    markers = _marker_boxes(ax)
+    counts = {
+        "labels": len(labels),
+        "label_label": sum(_overlaps(a, b) for a, b in itertools.combinations(labels, 2)),
+        "label_marker": sum(_overlaps(a, m) for a in labels for m in markers),
+        "legend_marker": 0,
+        "legend_point": 0,
+        "legend_label": 0,
+    }
+    legend = ax.get_legend()
+    if legend is not None:
+        box = tuple(legend.get_window_extent(renderer).extents)
+        counts["legend_marker"] = sum(_overlaps(box, m) for m in markers)
+        counts["legend_point"] = sum(
+            box[0] <= (m[0] + m[2]) / 2 <= box[2] and box[1] <= (m[1] + m[3]) / 2 <= box[3]
+            for m in markers
+        )
+        counts["legend_label"] = sum(_overlaps(box, a) for a in labels)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def three_mechanism_search():
+    rng = np.random.default_rng(0)
+    n = 600
+    s = rng.integers(0, 2, n)
+    x = 2 * rng.integers(0, 4, n) + (s ^ (rng.random(n) < 0.2))
+    y = ((x // 2) >= 2) ^ (rng.random(n) < 0.1)
+    pipe = Pipeline(
+        [
+            ("privacy", PrivacyFunnelTransformer(sensitive=[0])),
+            ("onehot", OneHotEncoder(handle_unknown="ignore")),
+            ("clf", LogisticRegression()),
+        ]
+    )
+    grid = [
+        {
+            "privacy": [PrivacyFunnelTransformer(sensitive=[0])],
+            "privacy__threshold": [0.5, 0.6, 0.75, 0.9, 0.97],
+        },
+        {"privacy": [SubmodularFunnel(sensitive=[0])], "privacy__lam": [0.5, 0.75, 1, 2, 5]},
+        {
+            "privacy": [ConvexPrivacyMapping(sensitive=[0], random_state=0)],
+            "privacy__max_distortion": [0.05, 0.1, 0.2, 0.3, 0.6],
+        },
+    ]
+    scoring = {
+        "accuracy": "accuracy",
+        "leakage": make_leakage_scorer(estimator="plugin"),
+        "adversary": make_adversary_scorer(),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "merged nothing" at the extremes
+        search = GridSearchCV(pipe, grid, cv=2, refit=False, scoring=scoring)
+        return search.fit(np.c_[s, x], y)
+
+
+@pytest.mark.parametrize("leakage", ["leakage", "adversary"])
+def test_three_mechanisms_labels_and_legend_cover_nothing(pyplot, three_mechanism_search, leakage):
+    display = TradeoffDisplay.from_search(
+        three_mechanism_search, leakage=leakage, baselines={"majority class": 0.5}
+    )
+    ax = display.ax_
+    assert len(display.line_) == 3
+    counts = _overlap_counts(ax)
+    assert counts["labels"] >= 10  # of 15 points: hiding every label is no way out
+    assert counts == {**counts, "label_label": 0, "label_marker": 0}
+    assert counts["legend_marker"] == counts["legend_point"] == counts["legend_label"] == 0
+    # several series: the legend is beside the axes, in the widened figure
+    fig_box = display.figure_.bbox
+    legend_box = ax.get_legend().get_window_extent()
+    assert legend_box.x0 > ax.bbox.x1 and legend_box.x1 <= fig_box.x1
+    # each label names its own point's knob, and its point is the nearest to it
+    renderer = display.figure_.canvas.get_renderer()
+    points = np.c_[display.leakage, display.utility]
+    pixels = ax.transData.transform(points)
+    for text in display.annotations_:
+        i = int(np.argmin(np.hypot(*(points - text.xy).T)))
+        assert text.get_text() == display.param_range[i]
+        centre = np.asarray(text.get_window_extent(renderer).get_points()).mean(axis=0)
+        assert int(np.argmin(np.hypot(*(pixels - centre).T))) == i
+    expected = {"leakage": "leakage I(S; release) (nats)", "adversary": "adversary accuracy"}
+    assert ax.get_xlabel() == expected[leakage]
+
+
+def test_layout_follows_resizes_and_shared_axes(pyplot, three_mechanism_search):
+    # two panels sharing y: the second display rescales the first one's axes, and
+    # tight_layout and a resize happen after both were plotted
+    fig, (left, right) = pyplot.subplots(1, 2, figsize=(10, 4.2), sharey=True)
+    for ax, key in ((left, "leakage"), (right, "adversary")):
+        TradeoffDisplay.from_search(three_mechanism_search, leakage=key, ax=ax)
+    fig.tight_layout()
+    for size in ((10, 4.2), (8, 3.5)):
+        fig.set_size_inches(*size)
+        for ax in (left, right):
+            counts = _overlap_counts(ax)
+            assert counts["labels"] >= 6
+            assert counts["label_label"] == counts["label_marker"] == 0
+            assert counts["legend_marker"] == counts["legend_label"] == 0
+
+
+def test_single_series_legend_inside_where_free(pyplot):
+    # points along the diagonal: the upper-left corner is free
+    display = TradeoffDisplay(
+        [0.1, 0.2, 0.3, 0.4],
+        [0.6, 0.7, 0.8, 0.9],
+        param_range=[1, 2, 3, 4],
+        estimator_name="funnel",
+        baselines={"no mechanism": (0.45, 0.92)},
+    ).plot()
+    ax = display.ax_
+    counts = _overlap_counts(ax)
+    assert counts["labels"] == 4
+    assert counts["legend_marker"] == counts["legend_label"] == 0
+    legend_box = ax.get_legend().get_window_extent()
+    assert ax.bbox.x0 < legend_box.x0 and legend_box.x1 < ax.bbox.x1  # inside
+    assert legend_box.y0 > ax.bbox.y0 + ax.bbox.height / 2  # in the upper half, which is free
