@@ -69,9 +69,12 @@ def tradeoff_curve(
 
     For each value of ``param_name`` and each cross-validation split, a clone
     of ``estimator`` (a mechanism, or a Pipeline holding one) is fitted on the
-    training rows and every scorer of ``scoring`` is evaluated on the test rows.
-    The jobs run with :mod:`joblib`, so a dask or ray joblib backend
-    distributes them (``with joblib.parallel_backend("dask"): ...``).
+    training rows and every scorer of ``scoring`` is evaluated on the test rows:
+    each such job is :func:`~sklearn.model_selection.cross_validate` on that
+    one split, so the numbers are those ``cross_validate`` gives at each
+    value. The jobs run in one :mod:`joblib` call over (value, split), so a
+    dask or ray joblib backend distributes them
+    (``with joblib.parallel_backend("dask"): ...``).
 
     Parameters
     ----------

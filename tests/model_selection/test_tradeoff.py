@@ -3,7 +3,8 @@ import pytest
 from _mechanisms import NoisyRelease
 from joblib import parallel_backend
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import KFold, cross_validate
+from sklearn.metrics import accuracy_score, make_scorer
+from sklearn.model_selection import GroupKFold, KFold, cross_validate
 from sklearn.pipeline import Pipeline
 
 from sklearn_privacy.metrics import make_leakage_scorer
@@ -98,6 +99,85 @@ def test_tradeoff_curve_routes_sensitive(routing, data):
         cv=CV,
     )
     np.testing.assert_allclose(routed.test_scores["leakage"], columns.test_scores["leakage"])
+
+
+def test_tradeoff_curve_routes_groups_sensitive_and_weights(routing, data):
+    # the splitter takes groups, the mechanism S, the classifier and a scorer the weights:
+    # the same numbers as scikit-learn's cross_validate at each knob value
+    X, y, s = data
+    rng = np.random.default_rng(1)
+    weights, groups = rng.uniform(0.2, 3.0, y.size), rng.integers(0, 6, y.size)
+    mechanism = NoisyRelease(random_state=0).set_fit_request(sensitive=True, sample_weight=False)
+    pipe = Pipeline(
+        [("privacy", mechanism), ("clf", LogisticRegression().set_fit_request(sample_weight=True))]
+    )
+    scoring = {
+        "accuracy": make_scorer(accuracy_score).set_score_request(sample_weight=True),
+        "leakage": make_leakage_scorer(estimator="gaussian"),
+    }
+    params = {"sensitive": s, "sample_weight": weights, "groups": groups}
+    scales = [0.0, 3.0]
+    result = tradeoff_curve(
+        pipe,
+        X[:, 1:],
+        y,
+        param_name="privacy__scale",
+        param_range=scales,
+        scoring=scoring,
+        cv=GroupKFold(3),
+        params=params,
+    )
+    for i, scale in enumerate(scales):
+        ref = cross_validate(
+            pipe.set_params(privacy__scale=scale),
+            X[:, 1:],
+            y,
+            cv=GroupKFold(3),
+            scoring=scoring,
+            params=params,
+        )
+        np.testing.assert_allclose(result.test_scores["accuracy"][i], ref["test_accuracy"])
+        np.testing.assert_allclose(result.test_scores["leakage"][i], ref["test_leakage"])
+    # the weights reached the fit and the scorer: without them the accuracies differ
+    unweighted = tradeoff_curve(
+        pipe,
+        X[:, 1:],
+        y,
+        param_name="privacy__scale",
+        param_range=scales,
+        scoring=scoring,
+        cv=GroupKFold(3),
+        params={**params, "sample_weight": np.ones(y.size)},
+    )
+    assert not np.allclose(unweighted.test_scores["accuracy"], result.test_scores["accuracy"])
+    with pytest.raises(TypeError, match="not routed"):
+        tradeoff_curve(
+            pipe, X[:, 1:], y, param_name="privacy__scale", param_range=scales,
+            scoring=scoring, params={**params, "unused": s},
+        )  # fmt: skip
+
+
+def test_tradeoff_curve_fit_params_without_routing(data):
+    # without routing, params go to fit (split with the rows), as in cross_validate
+    X, y, _ = data
+    weights = np.random.default_rng(2).uniform(0.2, 3.0, y.size)
+    kwargs = dict(param_name="privacy__scale", param_range=[0.0, 3.0], scoring=_scoring(), cv=CV)
+    result = tradeoff_curve(
+        _pipe(sensitive=[0]), X, y, params={"clf__sample_weight": weights}, **kwargs
+    )
+    for i, scale in enumerate([0.0, 3.0]):
+        ref = cross_validate(
+            _pipe(sensitive=[0], scale=scale),
+            X,
+            y,
+            cv=CV,
+            scoring=_scoring(),
+            params={"clf__sample_weight": weights},
+        )
+        np.testing.assert_allclose(result.test_scores["accuracy"][i], ref["test_accuracy"])
+        np.testing.assert_allclose(result.test_scores["leakage"][i], ref["test_leakage"])
+    plain = tradeoff_curve(_pipe(sensitive=[0]), X, y, **kwargs)
+    assert not np.allclose(plain.test_scores["accuracy"], result.test_scores["accuracy"])
 
 
 def test_tradeoff_curve_parallel_backend_gives_same_numbers(data):
