@@ -16,7 +16,7 @@ every test fold:
   the release (:func:`~sklearn_privacy.metrics.make_adversary_scorer`).
 
 ``refit`` then picks the most accurate candidate whose leakage stays under a
-cap, and :meth:`~sklearn_privacy.plotting.TradeoffDisplay.from_cv_results`
+cap, and :meth:`~sklearn_privacy.plotting.TradeoffDisplay.from_search`
 draws the grid against the majority-class and no-mechanism baselines.
 """
 
@@ -155,7 +155,7 @@ print(f"chosen (most accurate with leakage <= {max_leakage} nats): {search.best_
 # accuracy; the dotted vertical line is the adversary that always guesses the
 # more frequent value of the sensitive attribute.
 fig, (ax_leak, ax_adv) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
-TradeoffDisplay.from_cv_results(
+TradeoffDisplay.from_search(
     search,
     leakage="leakage",
     utility="accuracy",
@@ -169,7 +169,7 @@ TradeoffDisplay.from_cv_results(
     ax=ax_leak,
 )
 ax_leak.set_title("accuracy against leakage")
-TradeoffDisplay.from_cv_results(
+TradeoffDisplay.from_search(
     search,
     leakage="adversary",
     utility="accuracy",

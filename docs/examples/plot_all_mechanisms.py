@@ -210,10 +210,8 @@ display = TradeoffDisplay(
     },
 )
 fig, ax = plt.subplots(figsize=(10, 5.5))
-display.plot(ax=ax, annotate=False)
+display.plot(ax=ax, annotate=False)  # several series: the legend goes beside the axes
 ax.axvline(s_share, color="0.4", ls=":", lw=1)
-# many series: the legend goes beside the axes rather than over the points
-ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
 ax.set_title(f"{data_name}: six mechanisms, one trade-off")
 fig.tight_layout()
 plt.show()
