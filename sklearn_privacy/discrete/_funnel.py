@@ -18,10 +18,10 @@ _THRESHOLD_RANGE = {"funnel": (0.7, 0.98), "bottleneck": (0.1, 0.9)}
 
 @Substitution()
 class PrivacyFunnelTransformer(_MergeMechanism):
-    """Greedy privacy funnel: merge categories of X to hide S, keeping I(X;Y) high.
+    r"""Greedy privacy funnel: merge categories of X to hide S, keeping :math:`I(X;Y)` high.
 
     The released columns form one joint alphabet X (each observed combination
-    is a symbol); the transformer learns a deterministic map Y = m(X) onto a
+    is a symbol); the transformer learns a deterministic map :math:`Y = m(X)` onto a
     smaller alphabet by merging two symbols at a time
     (privacy-funnel-makhdoumi2014, Alg. 1 and 2), with merge costs from Prop. 1
     updated incrementally. Read more in the
@@ -30,39 +30,40 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     Parameters
     ----------
     threshold : float, default=0.8
-        The trade-off knob (unless ``lam`` is set): the disclosure threshold R
+        The trade-off knob (unless ``lam`` is set): the disclosure threshold :math:`R`
         (funnel) or the leakage threshold (bottleneck), in the unit of
         ``threshold_unit``. Larger keeps more of X and leaks more. The
-        default keeps 80 % of H(X); on Adult (age, education, relationship;
-        S = sex) that removes 97 % of I(S;X).
+        default keeps 80 % of :math:`H(X)`; on Adult (age, education, relationship;
+        S = sex) that removes 97 % of :math:`I(S;X)`.
     objective : {"funnel", "bottleneck"}, default="funnel"
-        - ``"funnel"`` (Alg. 1): while some merge keeps ``I(X;Y) >= R``,
-          merge the pair that lowers ``I(S;Y)`` the most.
+        - ``"funnel"`` (Alg. 1): while some merge keeps :math:`I(X;Y) \ge R`,
+          merge the pair that lowers :math:`I(S;Y)` the most.
         - ``"bottleneck"`` (Alg. 2): while some merge keeps
-          ``I(S;Y) >= threshold``, merge the pair that lowers ``I(X;Y)`` the
+          :math:`I(S;Y) \ge \text{threshold}`, merge the pair that lowers :math:`I(X;Y)` the
           most: the paper's upper curve, what a careless mapping with the same
           disclosure can leak.
     threshold_unit : {"relative", "nats"}, default="relative"
-        ``"relative"``: a fraction in [0, 1] of H(X) (funnel) or of I(S;X)
-        (bottleneck); ``"nats"``: an absolute value in [0, H(X)] (funnel) or
-        [0, I(S;X)] (bottleneck).
+        ``"relative"``: a fraction in [0, 1] of :math:`H(X)` (funnel) or of :math:`I(S;X)`
+        (bottleneck); ``"nats"``: an absolute value in :math:`[0, H(X)]` (funnel) or
+        :math:`[0, I(S;X)]` (bottleneck).
     lam : float, default=None
         When set, the knob instead of ``threshold``: the greedy optimises a
         Lagrangian, with ``lam`` counted in units of the data's own exchange
-        rate ``r = I(S;X) / H(X)`` (nats of leakage per nat of disclosure
+        rate :math:`r = I(S;X) / H(X)` (nats of leakage per nat of disclosure
         given up by merging everything into one symbol). The funnel merges
-        the pair that lowers ``I(S;Y) - lam r I(X;Y)`` the most, while one
-        does: a merge must remove more than ``lam r``
+        the pair that lowers :math:`I(S;Y) - \text{lam}\, r\, I(X;Y)` the most, while one
+        does: a merge must remove more than :math:`\text{lam}\, r`
         nats of leakage per nat of disclosure. The bottleneck merges the
-        pair that lowers ``I(X;Y) - (lam / r) I(S;Y)`` the most (raises
-        ``I(S;Y) - (r / lam) I(X;Y)``): a merge must remove less than
-        ``r / lam``. In both, ``lam = 1`` is where the release ``X`` and the
-        one-symbol release score the same, and a larger ``lam`` merges less
-        and leaks more. ``lam >= 1 / r`` merges nothing (funnel), ``lam <= r``
-        merges everything (bottleneck). The multiplier used is
-        ``multiplier_``, the paper's lambda: ``lam r`` (funnel) or ``r / lam``
-        (bottleneck). Useful range about 0.1 to 10 (``SubmodularFunnel``'s
-        ``lam`` means the same).
+        pair that lowers :math:`I(X;Y) - (\text{lam} / r)\, I(S;Y)` the most (raises
+        :math:`I(S;Y) - (r / \text{lam})\, I(X;Y)`): a merge must remove less than
+        :math:`r / \text{lam}`. In both, :math:`\text{lam} = 1` is where the release
+        :math:`X` and the one-symbol release score the same, and a larger ``lam``
+        merges less and leaks more. :math:`\text{lam} \ge 1 / r` merges nothing
+        (funnel), :math:`\text{lam} \le r` merges everything (bottleneck). The
+        multiplier used is ``multiplier_``, the paper's :math:`\lambda`:
+        :math:`\text{lam}\, r` (funnel) or :math:`r / \text{lam}` (bottleneck).
+        Useful range about 0.1 to 10 (``SubmodularFunnel``'s ``lam`` means the
+        same).
     {output}
     {handle_unknown}
     {smoothing}
@@ -78,32 +79,33 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     alphabet_ : CategoricalAlphabet
         The joint alphabet of the released columns.
     joint_ : ndarray of shape (n_s, n_symbols)
-        Estimated ``P(S, X)``.
+        Estimated :math:`P(S, X)`.
     labels_ : ndarray of shape (n_symbols,)
         Merged symbol of each symbol of ``alphabet_``.
     n_clusters_ : int
         Size of the released alphabet.
     path_ : MergePath
-        Merges in order (indices of ``alphabet_`` symbols) and ``I(S;Y)``,
-        ``I(X;Y)`` after each, in nats.
+        Merges in order (indices of ``alphabet_`` symbols) and :math:`I(S;Y)`,
+        :math:`I(X;Y)` after each, in nats.
     n_iter_ : int
         Number of merges made.
     threshold_ : float or None
         The threshold used, in nats (None when ``lam`` is set).
     multiplier_ : float or None
-        The multiplier ``m`` of ``I(X;Y)`` in the Lagrangian ``I(S;Y) - m
-        I(X;Y)`` that was minimised (funnel, ``m = lam r``, at most 1) or
-        maximised (bottleneck, ``m = r / lam``, at most 2); None without ``lam``.
+        The multiplier :math:`m` of :math:`I(X;Y)` in the Lagrangian
+        :math:`I(S;Y) - m\, I(X;Y)` that was minimised (funnel,
+        :math:`m = \text{lam}\, r`, at most 1) or maximised (bottleneck,
+        :math:`m = r / \text{lam}`, at most 2); None without ``lam``.
     leakage_ : float
-        ``I(S;Y)`` on the fit data (under the estimated ``P(S, X)``), in nats.
+        :math:`I(S;Y)` on the fit data (under the estimated :math:`P(S, X)`), in nats.
     disclosure_ : float
-        ``I(X;Y) = H(Y)``, in nats.
+        :math:`I(X;Y) = H(Y)`, in nats.
     distortion_ : float
-        ``H(X|Y) = H(X) - I(X;Y)``, the log-loss distortion, in nats.
+        :math:`H(X \mid Y) = H(X) - I(X;Y)`, the log-loss distortion, in nats.
     distortion_measure_ : str
         ``"log-loss"``.
     entropy_ : float
-        ``H(X)``, in nats.
+        :math:`H(X)`, in nats.
     n_features_in_ : int
         Number of columns of X seen at fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -115,17 +117,17 @@ class PrivacyFunnelTransformer(_MergeMechanism):
 
     Notes
     -----
-    Merging symbols ``i`` and ``j`` lowers the leakage by the weighted
+    Merging symbols :math:`i` and :math:`j` lowers the leakage by the weighted
     Jensen-Shannon divergence of their posteriors (Prop. 1),
 
     .. math::
 
         I(S;Y) - I(S;Y^{i-j}) = p_{ij} H(P_{S|y_{ij}}) - p_i H(P_{S|y_i}) - p_j H(P_{S|y_j}),
 
-    and the disclosure by ``p_ij log p_ij - p_i log p_i - p_j log p_j``; only
+    and the disclosure by :math:`p_{ij} \log p_{ij} - p_i \log p_i - p_j \log p_j`; only
     the pairs that involve the merged symbol change, so the whole merge path
-    costs ``O(|X|^2 |S|)``. Every leakage here is measured under the estimated
-    ``P(S, X)`` of the training rows. A fit that merges nothing, or merges
+    costs :math:`O(|X|^2 |S|)`. Every leakage here is measured under the estimated
+    :math:`P(S, X)` of the training rows. A fit that merges nothing, or merges
     everything into one symbol, warns (``UserWarning``) naming the knob.
 
     Examples
@@ -180,10 +182,10 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         """``threshold``, or ``lam`` when it is set: both leak more when larger.
 
         ``lam`` ranges over 0.1 to 10 (log scale), around its tie point 1.
-        A relative ``threshold`` ranges over 0.7 to 0.98 of H(X) for the
-        funnel (on Adult the leakage stays near 0 below 0.7 of H(X)) and over
-        0.1 to 0.9 of I(S;X) for the bottleneck. With ``threshold_unit="nats"``
-        the relative range is scaled by H(X) (or I(S;X)) of the last fit; it
+        A relative ``threshold`` ranges over 0.7 to 0.98 of :math:`H(X)` for the
+        funnel (on Adult the leakage stays near 0 below 0.7 of :math:`H(X)`) and over
+        0.1 to 0.9 of :math:`I(S;X)` for the bottleneck. With ``threshold_unit="nats"``
+        the relative range is scaled by :math:`H(X)` (or :math:`I(S;X)`) of the last fit; it
         cannot be known before one, so pass ``param_range`` to a sweep then.
 
         Returns
