@@ -69,21 +69,21 @@ class MergePath:
 
     The ``path_`` of a fitted
     :class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`: every merge in
-    the order made, and ``I(S;Y)`` and ``I(X;Y)`` of the release ``Y`` before
-    the first merge and after each one, in nats, under the estimated
-    ``P(S, X)``. Symbols are indices of the fitted mechanism's ``alphabet_``.
+    the order made, and :math:`I(S;Y)` and :math:`I(X;Y)` of the release :math:`Y`
+    before the first merge and after each one, in nats, under the estimated
+    :math:`P(S, X)`. Symbols are indices of the fitted mechanism's ``alphabet_``.
 
     Attributes
     ----------
     merges : ndarray of shape (n_merges, 2)
-        ``(i, j)``: symbol ``j`` merged into ``i`` (indices of the original
+        :math:`(i, j)`: symbol :math:`j` merged into :math:`i` (indices of the original
         alphabet; a merged symbol keeps the index of its smallest member).
     leakage : ndarray of shape (n_merges + 1,)
-        ``I(S;Y)`` before the first merge and after each merge, in nats.
+        :math:`I(S;Y)` before the first merge and after each merge, in nats.
     disclosure : ndarray of shape (n_merges + 1,)
-        ``I(X;Y) = H(Y)`` likewise.
+        :math:`I(X;Y) = H(Y)` likewise.
     labels : ndarray of shape (n_symbols,)
-        Final cluster of each original symbol, ``0 .. n_clusters - 1`` in
+        Final cluster of each original symbol, ``0`` to ``n_clusters - 1`` in
         order of their smallest member.
 
     See Also
@@ -563,24 +563,24 @@ def _resolve_threshold(state, objective, threshold):
 def greedy_merge(
     joint, *, objective="funnel", threshold=None, lam=None, max_merges=None, verbose=0
 ):
-    """Greedy privacy funnel (Alg. 1) or bottleneck (Alg. 2) with incremental Prop. 1 costs.
+    r"""Greedy privacy funnel (Alg. 1) or bottleneck (Alg. 2) with incremental Prop. 1 costs.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_x)
-        Joint pmf ``P(S, X)``.
+        Joint pmf :math:`P(S, X)`.
     objective : {"funnel", "bottleneck"}, default="funnel"
-        Alg. 1 (keep ``I(X;Y) >= threshold``, minimise ``I(S;Y)``) or Alg. 2
-        (keep ``I(S;Y) >= threshold``, minimise ``I(X;Y)``).
+        Alg. 1 (keep :math:`I(X;Y) \ge \text{threshold}`, minimise :math:`I(S;Y)`) or
+        Alg. 2 (keep :math:`I(S;Y) \ge \text{threshold}`, minimise :math:`I(X;Y)`).
     threshold : float, default=None
-        The disclosure threshold R of Alg. 1 (in ``[0, H(X)]``) or the
-        leakage threshold of Alg. 2 (in ``[0, I(S;X)]``), in nats.
+        The disclosure threshold :math:`R` of Alg. 1 (in :math:`[0, H(X)]`) or the
+        leakage threshold of Alg. 2 (in :math:`[0, I(S;X)]`), in nats.
     lam : float, default=None
-        Use the Lagrangian ``I(S;Y) - lam I(X;Y)`` instead of a threshold.
+        Use the Lagrangian :math:`I(S;Y) - \text{lam}\, I(X;Y)` instead of a threshold.
     max_merges : int, default=None
         Stop after this many merges.
     verbose : int, default=0
-        When positive, a progress bar over the merges (at most ``n_x - 1``).
+        When positive, a progress bar over the merges (at most :math:`n_x - 1`).
 
     Returns
     -------
