@@ -187,6 +187,9 @@ class PPANInputs:
         columns, with a discrete S for ``observation="full"``).
     center, scale : ndarray of shape (n_released,) or None
         The standardisation of a continuous observation.
+    total_variance : float
+        Sum of the weighted variances of the released columns: the squared
+        error of releasing their mean.
     """
 
     def __init__(self, X, S, *, release, observation, sample_weight=None):
@@ -194,6 +197,10 @@ class PPANInputs:
         self.sample_weight = sample_weight
         self.sensitive = SensitiveEncoding(S, sample_weight)
         self.finite = release == "categorical"
+        mean = np.average(X, axis=0, weights=sample_weight)
+        self.total_variance = float(
+            np.sum(np.average((X - mean) ** 2, axis=0, weights=sample_weight))
+        )
         if self.finite:
             codes, records = encode_rows(X, name="X")
             self.records = records.reshape(len(records), -1)
@@ -258,6 +265,27 @@ class PPANInputs:
         if self.sample_weight is not None:
             data["sw"] = self.sample_weight.astype(np.float32)
         return data
+
+    def cells(self, data):
+        """The training arrays of a finite fit grouped by distinct ``(w, s)``, weights summed.
+
+        The exact steps average over these cells with their probabilities
+        (``sw``), which is the expectation over the empirical distribution of
+        the rows: a row of integer weight k counts as k repeated rows.
+        """
+        keys = np.stack([data["w"], data["s"]], axis=1)
+        _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        weights = np.ones(len(keys)) if self.sample_weight is None else self.sample_weight
+        mass = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(first))
+        cells = {key: value[first] for key, value in data.items() if key != "sw"}
+        cells["sw"] = (mass / mass.sum()).astype(np.float32)
+        return cells
+
+    def record_probabilities(self):
+        """The weighted frequency of each record of a finite observation."""
+        weights = None if self.sample_weight is None else self.sample_weight
+        counts = np.bincount(self.codes, weights=weights, minlength=len(self.records))
+        return counts / counts.sum()
 
     def row_probabilities(self, n):
         """The empirical distribution of the fit rows: uniform, or the normalised weights."""

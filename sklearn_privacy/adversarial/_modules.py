@@ -55,16 +55,23 @@ class CategoricalMechanism(nn.Module):
     """``P(z | w) = softmax(G w)`` over a finite release alphabet (sec. 2.3.1, 3.1.2).
 
     With ``n_codes`` set, ``w`` is an integer code of a finite observation and
-    ``G`` is the minimal ``|Z| x |W|`` matrix (no hidden layer, no bias);
+    ``G`` is the minimal ``|Z| x |W|`` matrix (no hidden layer, no bias),
+    started at the logits ``init`` when given (else near the uniform mapping);
     otherwise ``w`` is a float vector fed to a perceptron.
     """
 
-    def __init__(self, n_outputs, *, n_codes=None, n_in=None, hidden=(32,), activation="relu"):
+    def __init__(
+        self, n_outputs, *, n_codes=None, n_in=None, hidden=(32,), activation="relu", init=None
+    ):
         super().__init__()
         self.n_outputs = n_outputs
         if n_codes is not None:
             self.table = nn.Embedding(n_codes, n_outputs)
-            nn.init.normal_(self.table.weight, std=0.01)
+            if init is None:
+                nn.init.normal_(self.table.weight, std=0.01)
+            else:
+                with torch.no_grad():
+                    self.table.weight.copy_(torch.as_tensor(init, dtype=torch.float32))
             self.net = None
         else:
             self.table = None

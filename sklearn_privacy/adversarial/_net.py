@@ -63,6 +63,28 @@ class PPANNet(NeuralNet):
     ``u`` (seed noise is drawn in the step, never carried) and, for a weighted
     fit, ``sw`` (row weights: every row term is averaged with the weights,
     normalised by the batch's weight sum).
+
+    With ``max_distortion`` the distortion term is the penalty
+    ``lam * max(0, E d - max_distortion)^2`` (eq. 3-5 with a budget).
+
+    ``exact=True`` (a finite observation, a finite release and a discrete S;
+    the batch holds every distinct ``(w, s)`` cell with its probability in
+    ``sw``) replaces both updates by exact ones: the adversary is set to its
+    maximiser, the posterior ``P(s | z)`` of the current mechanism, so that
+    the mechanism objective is ``I(S; Z) - H(S)`` plus the penalty (Danskin),
+    and the mechanism takes an exponentiated-gradient step on its table,
+    ``P(z | w) <- P(z | w) exp(-eta g(w, z)) / norm`` with ``g`` the gradient
+    per unit of ``P(w)``, by plain gradient descent on the logits (``optimizer``
+    is SGD, ``lr`` the first ``eta``); a step that raises the objective is
+    halved until it does not, and an accepted one lets the next grow by 1.2.
+    The budget's penalty becomes an augmented Lagrangian,
+    ``lam * (max(0, e + mu / (2 lam))^2 - (mu / (2 lam))^2)`` with ``e`` the
+    excess ``(E d - max_distortion) / distortion_scale`` and the multiplier
+    ``mu`` (``multiplier_``, 0 at the start, so that the first penalty is
+    ``lam * max(0, e)^2``) raised after every step by ``2 lam e`` (and kept at
+    least 0): the budget is met at convergence whatever ``lam``. (Minibatch
+    training keeps the plain penalty: one epoch of noisy steps does not solve
+    the inner problem, and the multiplier's ascent then oscillated.)
     """
 
     def __init__(
@@ -80,6 +102,8 @@ class PPANNet(NeuralNet):
         gamma=0.0,
         adversary_steps=1,
         cross_entropy_release=False,
+        exact=False,
+        distortion_scale=1.0,
         adversary_optimizer=torch.optim.Adam,
         discriminator_optimizer=torch.optim.Adam,
         criterion=_Distortion,
@@ -96,11 +120,18 @@ class PPANNet(NeuralNet):
         self.gamma = gamma
         self.adversary_steps = adversary_steps
         self.cross_entropy_release = cross_entropy_release
+        self.exact = exact
+        self.distortion_scale = distortion_scale
         self.adversary_optimizer = adversary_optimizer
         self.discriminator_optimizer = discriminator_optimizer
         super().__init__(module, criterion=criterion, **kwargs)
 
     # ------------------------------------------------------------ initialise
+    def initialize(self):
+        super().initialize()
+        self.multiplier_ = 0.0
+        return self
+
     def initialize_module(self):
         super().initialize_module()
         self.adversary_ = self.initialized_instance(
@@ -184,8 +215,12 @@ class PPANNet(NeuralNet):
         distortion = self.batch_mean((weights * dist).sum(-1), Xi)
         if self.max_distortion is None:
             penalty = self.lam * distortion
-        else:
+        elif not self.exact:
             penalty = self.lam * torch.clamp(distortion - self.max_distortion, min=0.0) ** 2
+        else:
+            excess = (distortion - self.max_distortion) / self.distortion_scale
+            shift = self.multiplier_ / (2.0 * self.lam)
+            penalty = self.lam * (torch.clamp(excess + shift, min=0.0) ** 2 - shift**2)
         return privacy, distortion, penalty
 
     # -------------------------------------------------------------- steps
@@ -193,6 +228,8 @@ class PPANNet(NeuralNet):
         self._set_training(True)
         Xi, _ = unpack_data(batch)
         Xi = to_tensor(Xi, device=self.device)
+        if self.exact:
+            return self._exact_step(Xi, batch)
         for _ in range(self.adversary_steps):
             self.adversary_optimizer_.zero_grad()
             log_q, _, weights, seen = self.terms(Xi, detach_release=True)
@@ -227,6 +264,77 @@ class PPANNet(NeuralNet):
         self.history.record_batch("train_distortion", distortion.item())
         self.history.record_batch("adversary_loss", adversary_loss.item())
         return {"loss": loss.detach(), "y_pred": None}
+
+    # ------------------------------------------------------ exact steps
+    def best_response(self, Xi):
+        """Set the adversary ``softmax(A z)`` to its maximiser: ``A[s, z] = log P(s | z)``."""
+        with torch.no_grad():
+            _, weights = self.candidates(Xi)
+            layer = self.adversary_.net[-1]
+            joint = torch.zeros_like(layer.weight).index_add_(
+                0, Xi["s"], Xi["sw"][:, None] * weights
+            )
+            # a release never drawn gets the same value for every s: Q uniform there
+            log_q = torch.log(joint / joint.sum(0, keepdim=True).clamp(min=1e-30))
+            layer.weight.copy_(log_q.clamp(min=-60.0))
+
+    def _exact_objective(self, Xi):
+        """``(privacy, distortion, penalty)`` with the adversary at its maximiser."""
+        self.best_response(Xi)
+        log_q, dist, weights, _ = self.terms(Xi)
+        return (*self.objective(log_q, dist, weights, Xi), weights)
+
+    def _exact_step(self, Xi, batch):
+        """One exact step: the adversary's maximiser, then the mechanism's mirror step."""
+        table = self.module_.table.weight
+        self.optimizer_.zero_grad()
+        privacy, distortion, penalty, weights = self._exact_objective(Xi)
+        weights.retain_grad()
+        loss = privacy + penalty
+        loss.backward()
+        with torch.no_grad():
+            # the gradient per unit of P(w): dL/dP(z|w) / P(w), the exponentiated-gradient step
+            rows = Xi["w"]
+            mass = torch.zeros(table.shape[0], dtype=table.dtype, device=table.device)
+            mass.index_add_(0, rows, Xi["sw"] / Xi["sw"].sum())
+            grad = torch.zeros_like(table).index_add_(0, rows, weights.grad)
+            table.grad = torch.where(mass[:, None] > 0, grad / mass[:, None].clamp(min=1e-30), 0.0)
+        self.notify(
+            "on_grad_computed",
+            named_parameters=TeeGenerator(self.module_.named_parameters()),
+            batch=batch,
+            training=True,
+        )
+        group = self.optimizer_.param_groups[0]
+        start, value = table.detach().clone(), loss.item()
+        for _ in range(40):
+            self.optimizer_.step()
+            with torch.no_grad():
+                new_privacy, _, new_penalty, _ = self._exact_objective(Xi)
+            if (new_privacy + new_penalty).item() <= value + 1e-7 * (1.0 + abs(value)):
+                group["lr"] *= 1.2
+                break
+            with torch.no_grad():
+                table.copy_(start)
+            group["lr"] *= 0.5
+        self.history.record_batch("train_log_q", privacy.item())
+        self.history.record_batch("train_distortion", distortion.item())
+        self.history.record_batch("adversary_loss", -privacy.item())
+        return {"loss": loss.detach(), "y_pred": None}
+
+    def on_epoch_end(self, net, dataset_train=None, dataset_valid=None, **kwargs):
+        """Exact steps: raise the budget's multiplier by ``2 lam`` times the excess (at least 0)."""
+        super().on_epoch_end(net, dataset_train=dataset_train, dataset_valid=dataset_valid)
+        if self.max_distortion is None or not self.exact:
+            return
+        batches = [b for b in self.history[-1, "batches"] if "train_distortion" in b]
+        distortion = np.average(
+            [b["train_distortion"] for b in batches],
+            weights=[b["train_batch_size"] for b in batches],
+        )
+        excess = (distortion - self.max_distortion) / self.distortion_scale
+        self.multiplier_ = max(0.0, self.multiplier_ + 2.0 * self.lam * float(excess))
+        self.history.record("multiplier", self.multiplier_)
 
     def validation_step(self, batch, **fit_params):
         self._set_training(False)

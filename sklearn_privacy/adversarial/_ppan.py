@@ -10,6 +10,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_privacy._base import BaseMechanism, sensitive_positions
 from sklearn_privacy.adversarial._inputs import (
@@ -42,21 +43,41 @@ class PPANTransformer(BaseMechanism):
     while the adversary maximises ``E log Q(S|Z)`` (ppan-tripathy2017, eq. 3-5),
     so that ``H(S) + E log Q(S|Z)``, a variational lower bound on ``I(S; Z)``
     (eq. 2), falls at the price of the distortion. With ``max_distortion`` the
-    distortion term is the penalty ``lam * max(0, E d - max_distortion)^2``,
-    which targets a budget. The networks live in a skorch ``NeuralNet``
-    (``net_``) whose ``train_step`` alternates ``adversary_steps`` adversary
-    updates and one mechanism update, each with its own optimizer.
+    distortion term is a penalty on the excess over the budget (with a
+    Lagrange multiplier in exact steps, so that the budget is met when
+    training converges).
+    The networks live in a skorch ``NeuralNet`` (``net_``) whose
+    ``train_step`` alternates ``adversary_steps`` adversary updates and one
+    mechanism update, each with its own optimizer; where the observation, the
+    release and S are all finite, each epoch is one exact step instead (the
+    adversary's maximiser and an exponentiated-gradient step of the mechanism
+    over the empirical distribution). Training stops by itself when the
+    mechanism objective and the adversary's bound have settled (``tol``).
 
     Parameters
     ----------
     lam : float, default=10.0
         Weight of the distortion. Without ``max_distortion`` it is the
         trade-off knob: a larger ``lam`` keeps the release closer to ``X``
-        and leaks more. With ``max_distortion`` it is the penalty weight
-        (large, e.g. 500, to hold the budget).
+        and leaks more. With ``max_distortion`` it is a penalty weight:
+        minibatch training minimises ``E log Q + lam * max(0, E d -
+        max_distortion)^2`` (large, e.g. 500, to hold the budget); exact
+        steps use the augmented Lagrangian
+        ``lam * (max(0, e + mu / (2 lam))^2 - (mu / (2 lam))^2)`` on the
+        excess ``e = (E d - max_distortion) / scale``, whose multiplier ``mu``
+        (0 at first) rises by ``2 lam e`` after every step, so that the
+        budget is met at convergence whatever ``lam``, which only sets how
+        hard the first steps push (the default 10 was measured best; 500
+        takes about ten times more steps). ``scale`` is 1, or the total
+        variance of the released columns for ``distortion="squared"`` (the
+        squared error of releasing their mean).
     max_distortion : float or None, default=None
-        Distortion budget ``delta``; when set it is the trade-off knob (a
-        larger budget hides more).
+        Distortion budget ``delta``, in the unit of ``distortion`` (see
+        there: for squared error a sum over the released columns per row);
+        when set it is the trade-off knob (a larger budget hides more).
+        ``fit`` warns (``ConvergenceWarning``) when ``distortion_`` ends more
+        than 2% above it (plus 0.005, times the total variance of the
+        released columns for squared error).
     release : {"auto", "categorical", "gaussian", "mixture", "universal"}, default="auto"
         Family of the release (sec. 2.3):
 
@@ -75,7 +96,9 @@ class PPANTransformer(BaseMechanism):
     distortion : {"auto", "hamming", "squared", "cross_entropy", \
 "mutual_information"}, default="auto"
         ``d(x, z)``: ``"hamming"`` (fraction of differing columns, categorical
-        release), ``"squared"`` (``||x - z||^2``), ``"cross_entropy"``
+        release), ``"squared"`` (``||x - z||^2``, summed over the released
+        columns of a row, not averaged: a budget for 64 pixels is 64 times
+        the per-pixel error), ``"cross_entropy"``
         (per-pixel binary cross-entropy, averaged over pixels; ``X`` in [0, 1],
         the release in (0, 1), sec. 3.3), ``"mutual_information"`` (the
         utility ``I(y; Z)`` of the ``y`` given to ``fit``, through a second
@@ -87,13 +110,16 @@ class PPANTransformer(BaseMechanism):
     hidden_layer_sizes : tuple of int, default=(32, 32)
         Hidden layers of the mechanism, adversary and utility posterior
         (unused by the minimal matrices of the finite case).
-    activation : {"relu", "leaky_relu", "tanh"}, default="relu"
-        Hidden activation of every network. ``"leaky_relu"`` (slope 0.2) keeps
-        a gradient through every unit: with ``"relu"`` the mechanism can switch
-        off every hidden unit of the adversary (a constant ``Q``, which it is
-        pulled to) and the dead adversary never recovers; ``fit`` warns when it
-        finds that (``ConvergenceWarning``). Image and high-dimensional
-        releases need ``"leaky_relu"``.
+    activation : {"auto", "relu", "leaky_relu", "tanh"}, default="auto"
+        Hidden activation of every network (unused by the tables of exact
+        steps). ``"leaky_relu"`` (slope 0.2) keeps a gradient through every
+        unit: with ``"relu"`` the mechanism can switch off every hidden unit of
+        the adversary (a constant ``Q``, which it is pulled to) and the dead
+        adversary never recovers; ``fit`` warns when it finds that
+        (``ConvergenceWarning``). ``"auto"`` chooses by the data:
+        ``"leaky_relu"`` for images (``distortion="cross_entropy"``) and for
+        releases of more than 16 columns, ``"relu"`` otherwise
+        (``activation_``).
     n_noise : int, default=8
         Length of the seed noise of ``release="universal"``.
     n_components : int, default=3
@@ -102,14 +128,34 @@ class PPANTransformer(BaseMechanism):
         Weight of a realism discriminator that tells releases from real rows
         (eq. 10); 0 trains none. Continuous releases only.
     adversary_steps : int, default=1
-        Adversary updates before each mechanism update (k).
-    max_epochs : int, default=100
+        Adversary updates before each mechanism update (k). Exact steps set
+        the adversary to its maximiser instead.
+    max_epochs : int or "auto", default="auto"
+        Most epochs; ``"auto"``: 2000 exact steps (an exact epoch is one step
+        over the distinct rows, a few milliseconds), else 100 epochs of
+        minibatches. Reaching it before the stopping rule is met warns
+        (``ConvergenceWarning``).
+    tol : float or None, default=1e-4
+        Stopping rule, in nats: training stops when both the mechanism
+        objective and the adversary's loss change by at most ``tol`` from one
+        window of ``n_iter_no_change`` epochs to the next (the slope of a line
+        fitted to their last ``2 n_iter_no_change`` epoch values, times
+        ``n_iter_no_change``); with minibatches a change within one standard
+        error of the epoch-to-epoch noise counts as settled too, so a noisy
+        plateau stops. ``None`` trains ``max_epochs`` epochs.
+    n_iter_no_change : int, default=10
+        Epochs per window of the stopping rule.
     batch_size : int, default=128
-        Capped at the number of rows.
-    lr : float, default=1e-3
-        Adam's learning rate of the mechanism.
+        Capped at the number of rows; unused by exact steps (one batch of
+        every distinct row).
+    lr : float or "auto", default="auto"
+        Adam's learning rate of the mechanism (``"auto"``: 1e-3); for exact
+        steps, the first step size of the exponentiated-gradient update
+        (``"auto"``: 0.5), halved while a step raises the objective and
+        raised by 1.2 after each step that lowers it.
     adversary_lr : float or None, default=None
-        Adam's learning rate of the adversary and discriminator (``lr`` by default).
+        Adam's learning rate of the adversary and discriminator (``lr`` by
+        default); unused by exact steps.
     callbacks : list or None, default=None
         skorch callbacks (``EarlyStopping``, ``Checkpoint``, ``LRScheduler``
         on the mechanism's optimizer ...); the history holds ``train_loss``
@@ -117,7 +163,8 @@ class PPANTransformer(BaseMechanism):
         ``adversary_loss``.
     train_split : callable or None, default=None
         skorch's split for a validation set (``skorch.dataset.ValidSplit``);
-        ``None`` trains on every row.
+        ``None`` trains on every row. A split trains by minibatches of rows
+        even where exact steps could be taken.
     device : str, default="cpu"
         ``"cpu"``, ``"cuda"`` (an error when torch finds no CUDA device) or
         ``"auto"`` (CUDA when available).
@@ -150,7 +197,11 @@ class PPANTransformer(BaseMechanism):
     history_ : skorch.History
         The net's history.
     n_iter_ : int
-        Epochs trained.
+        Epochs trained (exact steps: one step per epoch).
+    converged_ : bool
+        Whether the stopping rule ended training (``False`` with ``tol=None``).
+    activation_ : str
+        The hidden activation used.
     leakage_ : float
         ``I(S; Z)`` on the fit data, nats. Finite release and discrete S: exact
         for the empirical distribution and the learned ``P(Z | W)``;
@@ -220,13 +271,12 @@ class PPANTransformer(BaseMechanism):
     >>> rng = np.random.default_rng(0)
     >>> s = rng.integers(0, 2, 400)
     >>> x = np.where(rng.random(400) < 0.9, s, 1 - s)
-    >>> mech = PPANTransformer(lam=0.5, max_epochs=50, batch_size=400, lr=0.05,
-    ...                        sensitive=[0], random_state=0)
+    >>> mech = PPANTransformer(max_distortion=0.1, sensitive=[0], random_state=0)
     >>> Xt = mech.fit_transform(np.c_[s, x])
-    >>> Xt.shape, mech.release_
-    ((400, 1), 'categorical')
-    >>> bool(mech.leakage_ < 0.1)
-    True
+    >>> Xt.shape, mech.release_, mech.converged_
+    ((400, 1), 'categorical', True)
+    >>> round(mech.distortion_, 3), round(mech.leakage_, 2)
+    (0.1, 0.23)
     """
 
     _parameter_constraints = {
@@ -237,14 +287,16 @@ class PPANTransformer(BaseMechanism):
         "distortion": [StrOptions(_DISTORTIONS)],
         "observation": [StrOptions({"released", "full"})],
         "hidden_layer_sizes": [tuple, list],
-        "activation": [StrOptions({"relu", "leaky_relu", "tanh"})],
+        "activation": [StrOptions({"auto", "relu", "leaky_relu", "tanh"})],
         "n_noise": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="left")],
         "adversary_steps": [Interval(Integral, 1, None, closed="left")],
-        "max_epochs": [Interval(Integral, 1, None, closed="left")],
+        "max_epochs": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "tol": [None, Interval(Real, 0, None, closed="left")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "lr": [Interval(Real, 0, None, closed="neither")],
+        "lr": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "adversary_lr": [None, Interval(Real, 0, None, closed="neither")],
         "callbacks": [None, list],
         "train_split": [None, callable],
@@ -267,14 +319,16 @@ class PPANTransformer(BaseMechanism):
         distortion="auto",
         observation="released",
         hidden_layer_sizes=(32, 32),
-        activation="relu",
+        activation="auto",
         n_noise=8,
         n_components=3,
         gamma=0.0,
         adversary_steps=1,
-        max_epochs=100,
+        max_epochs="auto",
+        tol=1e-4,
+        n_iter_no_change=10,
         batch_size=128,
-        lr=1e-3,
+        lr="auto",
         adversary_lr=None,
         callbacks=None,
         train_split=None,
@@ -297,6 +351,8 @@ class PPANTransformer(BaseMechanism):
         self.gamma = gamma
         self.adversary_steps = adversary_steps
         self.max_epochs = max_epochs
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.batch_size = batch_size
         self.lr = lr
         self.adversary_lr = adversary_lr
@@ -354,7 +410,13 @@ class PPANTransformer(BaseMechanism):
     def _fit_mechanism(self, X, S, y, sample_weight=None):
         import torch
 
-        from sklearn_privacy.adversarial._build import build_net, resolve_device
+        from sklearn_privacy.adversarial._build import (
+            build_net,
+            distortion_scale,
+            exact_steps,
+            resolve_activation,
+            resolve_device,
+        )
         from sklearn_privacy.adversarial._evaluate import operating_point
         from sklearn_privacy.adversarial._net import BatchDataset
 
@@ -367,6 +429,7 @@ class PPANTransformer(BaseMechanism):
         sample_weight = None if sample_weight is None else np.asarray(sample_weight, float)
         self._choose_release(X, y)
         self._check_images(X)
+        self.activation_ = resolve_activation(self.activation, self.distortion_measure_, X.shape[1])
         inputs = PPANInputs(
             X, S, release=self.release_, observation=self.observation, sample_weight=sample_weight
         )
@@ -375,7 +438,9 @@ class PPANTransformer(BaseMechanism):
         self.input_records_ = self.output_records_ = inputs.records
         utility = self.distortion_measure_ == "mutual_information"
         data = inputs.training_data(X, S, y, utility=utility)
-        net = build_net(self, inputs, X.shape[0], X.shape[1], device)
+        # exact steps average over the distinct (w, s) cells, weighted: the empirical expectation
+        train = inputs.cells(data) if exact_steps(self, inputs) else data
+        net = build_net(self, inputs, len(train["w"]), X.shape[1], device)
         seed = int(self._fit_rng.integers(2**63))
         devices = [torch.device(device)] if str(device).startswith("cuda") else []
         threads = torch.get_num_threads()
@@ -387,20 +452,63 @@ class PPANTransformer(BaseMechanism):
                 # measured on 2 loaded cores).
                 torch.set_num_threads(1)
             try:
-                net.fit(BatchDataset(data), None)
+                net.fit(BatchDataset(train), None)
             finally:
                 torch.set_num_threads(threads)
         self.net_ = net
         self.history_ = net.history
         self.n_iter_ = len(net.history)
+        self.converged_ = bool(net.history[-1].get("converged", False))
         noise = (
             None if self.release_ == "categorical" else self._numpy_noise(X.shape[0], self._fit_rng)
         )
         point = operating_point(
-            net, inputs, X, data, noise, release=self.release_, activation=self.activation
+            net, inputs, X, data, noise, release=self.release_, activation=self.activation_
         )
         for name, value in point.items():
             setattr(self, name, value)
+        self._warn_unsettled(net)
+        self._warn_budget_missed(distortion_scale(self, inputs), X.shape[1])
+
+    def _warn_unsettled(self, net):
+        """``ConvergenceWarning`` when ``max_epochs`` ended training before the stopping rule."""
+        if self.tol is None or self.converged_ or self.n_iter_ < net.max_epochs:
+            return  # no rule, the rule stopped it, or a callback (EarlyStopping) did
+        rule = dict(net.callbacks_)["saddle_convergence"]
+        moved = ""
+        if rule.changes_ is not None:
+            moved = (
+                f" over the last {2 * self.n_iter_no_change} epochs the mechanism objective "
+                f"moved by {rule.changes_[0]:.2g} and the adversary's loss by "
+                f"{rule.changes_[1]:.2g} nats (tol={self.tol});"
+            )
+        warnings.warn(
+            f"PPANTransformer stopped at max_epochs={net.max_epochs} before the saddle "
+            f"objective settled:{moved} the mechanism may be short of its optimum. Raise "
+            "max_epochs (or tol).",
+            ConvergenceWarning,
+            stacklevel=user_stacklevel(),
+        )
+
+    def _warn_budget_missed(self, scale, n_features):
+        """``ConvergenceWarning`` when ``distortion_`` ends above ``max_distortion``."""
+        budget = self.max_distortion
+        if budget is None or self.distortion_ <= budget + 0.02 * budget + 0.005 * scale:
+            return
+        unit = {
+            "hamming": "the fraction of released columns changed, per row",
+            "squared": f"squared error summed over the {n_features} released columns, per row",
+            "cross_entropy": "binary cross-entropy averaged over the pixels, nats per pixel",
+            "mutual_information": "H(y | Z) through the utility posterior, nats",
+        }[self.distortion_measure_]
+        warnings.warn(
+            f"PPANTransformer did not meet the distortion budget: distortion_ = "
+            f"{self.distortion_:.4g} against max_distortion = {budget:.4g} ({unit}). Raise "
+            "max_epochs (the multiplier of the budget rises every epoch), check that the "
+            "budget is in this unit, or raise lam.",
+            ConvergenceWarning,
+            stacklevel=user_stacklevel(),
+        )
 
     def _release(self, X, S, rng):
         import torch

@@ -3,6 +3,7 @@
 import pickle
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -43,22 +44,19 @@ def binary():
 
 
 def _small(**kw):
-    params = dict(max_epochs=5, batch_size=200, hidden_layer_sizes=(8,), random_state=0)
+    # a few epochs, without the stopping rule (and its warning that they are too few)
+    params = dict(max_epochs=5, tol=None, batch_size=200, hidden_layer_sizes=(8,), random_state=0)
     return PPANTransformer(**{**params, **kw})
 
 
 def test_symmetric_pair_true_model_leakage_is_near_eq9(pair):
-    """The learned P(Z|Y), under the true pmf, is on eq. 9 at the distortion it achieves."""
-    mech = PPANTransformer(
-        max_distortion=0.3,
-        lam=500,
-        max_epochs=400,
-        batch_size=1000,
-        lr=0.02,
-        sensitive=[0],
-        random_state=0,
-    ).fit(pair)
+    """The learned P(Z|Y), under the true pmf, is on eq. 9 at the distortion it achieves.
+
+    Default training (exact steps, the stopping rule); before, 400 epochs at lr=0.02, lam=500.
+    """
+    mech = PPANTransformer(max_distortion=0.3, sensitive=[0], random_state=0).fit(pair)
     assert mech.release_ == "categorical" and mech.mapping_.shape == (10, 10)
+    assert mech.converged_ and mech.n_iter_ < 500
     pmf = symmetric_pair_pmf(10, 0.4)
     joint = pmf[:, mech.input_records_[:, 0].astype(int)]
     leak = mutual_information(joint @ mech.mapping_)
@@ -170,9 +168,11 @@ def test_seeding_reproduces_weights_and_leaves_global_rng(binary):
 @pytest.mark.parametrize("release", ["universal", "gaussian", "mixture", "categorical"])
 def test_two_transforms_draw_fresh_noise(binary, release):
     X, _ = binary
+    budget = None
     if release == "categorical":
-        X = np.c_[X[:, 0], np.round(X[:, 1:2])]
-    mech = _small(sensitive=[0], release=release).fit(X)
+        # exact steps reach the optimum, which is deterministic without a budget
+        X, budget = np.c_[X[:, 0], np.round(X[:, 1:2])], 0.3
+    mech = _small(sensitive=[0], release=release, max_distortion=budget).fit(X)
     r1, r2 = mech.transform(X), mech.transform(X)
     assert r1.shape == (len(X), X.shape[1] - 1)
     assert not np.array_equal(r1, r2)
@@ -357,8 +357,6 @@ def test_sample_weight_exact_leakage_and_unit_weights(pair):
 
 def test_dead_relu_adversary_warns(binary):
     """A ReLU adversary whose hidden units are all off is constant: fit says so."""
-    import warnings
-
     from sklearn.exceptions import ConvergenceWarning
 
     from sklearn_privacy.adversarial._evaluate import warn_dead_adversary
@@ -449,3 +447,82 @@ def test_max_categories_is_a_deprecated_alias_of_max_records(pair):
     assert caught[0].filename == __file__
     assert old.release_ == "universal"  # 10 distinct rows > 5: not a finite release
     assert _small(sensitive=[0], max_records=5).fit(pair).release_ == "universal"
+
+
+@pytest.mark.parametrize("observation", ["released", "full"])
+def test_exact_steps_reach_the_convex_program(pair, observation):
+    """Finite W, Z and S: at default settings PPAN ties estimate-then-optimise on the fit rows."""
+    from sklearn_privacy import ConvexPrivacyMapping
+
+    ppan = PPANTransformer(max_distortion=0.2, observation=observation, sensitive=[0])
+    ppan.fit(pair)
+    convex = ConvexPrivacyMapping(max_distortion=0.2, observation=observation, sensitive=[0])
+    convex.fit(pair)
+    assert ppan.converged_
+    assert ppan.distortion_ == pytest.approx(0.2, abs=2e-3)
+    assert ppan.leakage_ == pytest.approx(convex.leakage_, abs=2e-3)
+
+
+def test_exact_steps_weight_a_row_as_repeated_rows(pair):
+    """Exact steps average over the distinct (w, s) cells: weight k is k repeated rows."""
+    rng = np.random.default_rng(0)
+    X = pair[:300]
+    w = rng.integers(1, 4, len(X))
+    weighted = PPANTransformer(max_distortion=0.3, sensitive=[0], random_state=0)
+    repeated = clone(weighted).fit(np.repeat(X, w, axis=0))
+    weighted.fit(X, sample_weight=w)
+    np.testing.assert_allclose(weighted.mapping_, repeated.mapping_, atol=1e-4)
+    assert weighted.leakage_ == pytest.approx(repeated.leakage_, abs=1e-5)
+
+
+def test_stopping_rule_stops_early_and_warns_when_max_epochs_is_short(pair, binary):
+    from sklearn.exceptions import ConvergenceWarning
+
+    # exact steps on the symmetric pair: settled long before the 2000 steps of "auto"
+    mech = PPANTransformer(max_distortion=0.3, sensitive=[0], random_state=0).fit(pair)
+    assert mech.converged_ and 20 <= mech.n_iter_ < 300
+    assert mech.history_[-1]["converged"] and not np.isnan(mech.history_[-1]["multiplier"])
+    # minibatches: the rule's noise allowance settles a plateau before max_epochs
+    X, _ = binary
+    net = _small(sensitive=[0], release="gaussian", tol=1e-4, lr=0.02, max_epochs=300).fit(X)
+    assert net.converged_ and net.n_iter_ < 250
+    with pytest.warns(ConvergenceWarning, match="stopped at max_epochs=5 .*Raise max_epochs") as w:
+        short = PPANTransformer(max_distortion=0.3, sensitive=[0], max_epochs=5).fit(pair)
+    assert w[0].filename == __file__
+    assert short.n_iter_ == 5 and not short.converged_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        PPANTransformer(max_distortion=0.3, sensitive=[0], max_epochs=5, tol=None).fit(pair)
+
+
+def test_a_budget_not_met_warns_with_the_distortion_and_its_unit(binary):
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, _ = binary
+    mech = _small(sensitive=[0], release="gaussian", max_distortion=0.01, max_epochs=2)
+    with pytest.warns(ConvergenceWarning, match="did not meet the distortion budget") as w:
+        mech.fit(X)
+    w = [x for x in w if "budget" in str(x.message)]
+    message = str(w[0].message)
+    assert f"distortion_ = {mech.distortion_:.4g}" in message
+    assert "max_distortion = 0.01 (squared error summed over the 2 released columns" in message
+    assert w[0].filename == __file__ and mech.distortion_ > 0.05
+    with warnings.catch_warnings():  # met: silent
+        warnings.simplefilter("error", ConvergenceWarning)
+        PPANTransformer(max_distortion=0.3, sensitive=[0], random_state=0).fit(
+            np.c_[X[:, 0], np.round(X[:, 1])]
+        )
+
+
+def test_auto_activation_follows_the_data(binary):
+    X, _ = binary
+    rng = np.random.default_rng(0)
+    images = rng.random((60, 20))
+    s = rng.integers(0, 2, 60)
+    assert _small(sensitive=[0], release="gaussian").fit(X).activation_ == "relu"
+    assert _small(release="gaussian").fit(images, sensitive=s).activation_ == "leaky_relu"
+    pixels = _small(distortion="cross_entropy").fit(images[:, :4], sensitive=s)
+    assert pixels.activation_ == "leaky_relu"
+    assert isinstance(pixels.net_.module_.net[1], torch.nn.LeakyReLU)
+    tanh = _small(release="gaussian", activation="tanh").fit(images, sensitive=s)
+    assert tanh.activation_ == "tanh"
