@@ -423,12 +423,12 @@ def ds_minimize(A, B, *, solver="ssp", init=None, max_iter=200, polish=True):
 
 @dataclass
 class IACPath:
-    """Merges of IAC-MDSF and the information after each iteration.
+    r"""Merges of IAC-MDSF and the information after each iteration.
 
     The ``path_`` of a fitted :class:`~sklearn_privacy.discrete.SubmodularFunnel`:
-    the set of symbols merged at each iteration, and ``I(S;Y)``, ``I(X;Y)``
-    and the Lagrangian of the release ``Y`` before the first iteration and
-    after each one, in nats, under the estimated ``P(S, X)``. Symbols are
+    the set of symbols merged at each iteration, and :math:`I(S;Y)`, :math:`I(X;Y)`
+    and the Lagrangian of the release :math:`Y` before the first iteration and
+    after each one, in nats, under the estimated :math:`P(S, X)`. Symbols are
     indices of the fitted mechanism's ``alphabet_``.
 
     Attributes
@@ -437,9 +437,9 @@ class IACPath:
         Original symbols merged at each iteration (each set is merged into one
         symbol together with everything previously merged into its members).
     leakage, disclosure : ndarray of shape (n_iter + 1,)
-        ``I(S;Y)`` and ``I(X;Y)`` before the first and after each iteration.
+        :math:`I(S;Y)` and :math:`I(X;Y)` before the first and after each iteration.
     objective : ndarray of shape (n_iter + 1,)
-        ``I(S;Y) - m I(X;Y)`` likewise, with ``m`` the multiplier of the run
+        :math:`I(S;Y) - m\, I(X;Y)` likewise, with :math:`m` the multiplier of the run
         (``multiplier_`` of the fitted mechanism).
     labels : ndarray of shape (n_symbols,)
         Final cluster of each original symbol.
@@ -556,17 +556,17 @@ def _terms(F):
 
 
 def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, verbose=0):
-    """IAC-MDSF (submodular-funnel-ding, Alg. 1) on a joint pmf ``P(S, X)``.
+    r"""IAC-MDSF (submodular-funnel-ding, Alg. 1) on a joint pmf :math:`P(S, X)`.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_x)
-        Joint pmf ``P(S, X)``.
+        Joint pmf :math:`P(S, X)`.
     lam : float
-        Multiplier of the Lagrangian ``I(S;Y) - lam I(X;Y)`` (the paper's
-        lambda, in nats per nat). In [0, 1] for the funnel (at ``lam >= 1`` no
-        merge lowers it); any ``lam >= 0`` for the bottleneck (above 1 the
-        one-symbol release maximises it).
+        Multiplier of the Lagrangian :math:`I(S;Y) - \text{lam}\, I(X;Y)` (the
+        paper's :math:`\lambda`, in nats per nat). In [0, 1] for the funnel (at
+        :math:`\text{lam} \ge 1` no merge lowers it); any :math:`\text{lam} \ge 0`
+        for the bottleneck (above 1 the one-symbol release maximises it).
     objective : {"funnel", "bottleneck"}, default="funnel"
         Minimise (privacy funnel, eq. 5) or maximise (information bottleneck,
         eq. 7) the Lagrangian.
