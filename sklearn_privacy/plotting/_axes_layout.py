@@ -60,6 +60,27 @@ class AxesLayout(Artist):
         text.set_verticalalignment("bottom")
         self._labels.append([text, np.asarray(left, float), np.asarray(right, float), None])
 
+    def make_room_for_legend(self, renderer):
+        """Widen the figure once so that the legend beside the axes fits in it.
+
+        Only for a figure a display created: the axes keep their size and
+        place in inches, and the figure grows by what the legend needs.
+        """
+        if self.widened or self.legend is None:
+            return
+        self.widened = True
+        ax = self.axes
+        figure = ax.figure
+        width, height = figure.get_size_inches()
+        right = ax.bbox.x1 / figure.dpi
+        needed = LEGEND_GAP * ax.bbox.width + self.legend.get_window_extent(renderer).width
+        new_width = max(width, right + needed / figure.dpi + 0.1)
+        figure.set_size_inches(new_width, height)
+        if figure.get_layout_engine() is None:
+            params = figure.subplotpars
+            factor = width / new_width
+            figure.subplots_adjust(left=params.left * factor, right=params.right * factor)
+
     def draw(self, renderer):
         if self.get_visible():
             self.update_layout(renderer)

@@ -17,6 +17,7 @@ from sklearn_privacy.exceptions import user_stacklevel
 # Axis labels of the scorer keys and kinds that the library knows; any other key
 # labels its axis as it is.
 LEAKAGE_AXIS = "leakage I(S; release) (nats)"
+SWEEP_LEAKAGE_AXIS = "leakage (nats)"  # the constructor's default, kept by the sweep's displays
 _AXIS_NAMES = {
     "leakage": LEAKAGE_AXIS,
     "adversary": "adversary accuracy",
@@ -72,6 +73,36 @@ def all_nonpositive(values):
     values = np.asarray(values, dtype=float)
     values = values[np.isfinite(values)]
     return values.size > 0 and bool(np.all(values <= 0)) and bool(np.any(values < 0))
+
+
+def tradeoff_display_kwargs(result, *, leakage, utility, negate_leakage=None):
+    """Constructor arguments of a display of a :func:`tradeoff_curve` result.
+
+    The means over the splits are the points and the standard deviations
+    their error bars; a leakage scorer that returned only values <= 0 is
+    negated back unless ``negate_leakage`` says otherwise.
+    """
+    scores = result.test_scores
+    for key, role in ((leakage, "leakage"), (utility, "utility")):
+        if key not in scores:
+            raise ValueError(
+                f"{role}={key!r} is not a scorer of the result; it has {sorted(scores)}."
+            )
+    leak = np.asarray(scores[leakage], dtype=float)
+    util = np.asarray(scores[utility], dtype=float)
+    if negate_leakage is None:
+        negate_leakage = all_nonpositive(leak)
+    if negate_leakage:
+        leak = -leak
+    return {
+        "leakage": leak.mean(axis=1),
+        "utility": util.mean(axis=1),
+        "param_range": list(result.param_range),
+        "leakage_std": leak.std(axis=1),
+        "utility_std": util.std(axis=1),
+        "leakage_name": axis_name(leakage, leakage=SWEEP_LEAKAGE_AXIS),
+        "utility_name": axis_name(utility),
+    }
 
 
 def search_display_kwargs(

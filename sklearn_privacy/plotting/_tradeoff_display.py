@@ -13,10 +13,11 @@ import numpy as np
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.model_selection import pareto_front, tradeoff_curve
 from sklearn_privacy.plotting._cv_results import (
-    all_nonpositive,
+    SWEEP_LEAKAGE_AXIS,
     axis_name,
     format_value,
     search_display_kwargs,
+    tradeoff_display_kwargs,
 )
 from sklearn_privacy.utils import _sklearn_compat
 
@@ -419,9 +420,8 @@ class TradeoffDisplay:
             layout.legend_outside |= n_series > 1
         renderer = _renderer(ax.figure)
         layout.update_layout(renderer)
-        if layout.owns_figure and layout.legend_outside and not layout.widened:
-            _widen_for(layout.legend, ax, renderer)
-            layout.widened = True
+        if layout.owns_figure and layout.legend_outside:
+            layout.make_room_for_legend(renderer)
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
@@ -552,24 +552,10 @@ class TradeoffDisplay:
         >>> display.leakage.round(2).tolist(), display.leakage_std.round(2).tolist()
         ([0.15, 0.6], [0.05, 0.1])
         """
-        scores = result.test_scores
-        for key, role in ((leakage, "leakage"), (utility, "utility")):
-            if key not in scores:
-                raise ValueError(
-                    f"{role}={key!r} is not a scorer of the result; it has {sorted(scores)}."
-                )
-        leak = np.asarray(scores[leakage], dtype=float)
-        util = np.asarray(scores[utility], dtype=float)
-        if negate_leakage is None:
-            negate_leakage = all_nonpositive(leak)
-        if negate_leakage:
-            leak = -leak
-        kwargs.setdefault("param_range", list(result.param_range))
-        kwargs.setdefault("leakage_std", leak.std(axis=1))
-        kwargs.setdefault("utility_std", util.std(axis=1))
-        kwargs.setdefault("leakage_name", axis_name(leakage, leakage=_DEFAULT_LEAKAGE_NAME))
-        kwargs.setdefault("utility_name", axis_name(utility))
-        return cls(leak.mean(axis=1), util.mean(axis=1), **kwargs)
+        points = tradeoff_display_kwargs(
+            result, leakage=leakage, utility=utility, negate_leakage=negate_leakage
+        )
+        return cls(**{**points, **kwargs})
 
     @classmethod
     def from_estimator(
@@ -664,7 +650,7 @@ class TradeoffDisplay:
         )
         init_kwargs, plot_kwargs = _split_kwargs(kwargs)
         init_kwargs.setdefault(
-            "leakage_name", axis_name("leakage", leakage_scorer, leakage=_DEFAULT_LEAKAGE_NAME)
+            "leakage_name", axis_name("leakage", leakage_scorer, leakage=SWEEP_LEAKAGE_AXIS)
         )
         utility_key = utility_scorer if isinstance(utility_scorer, str) else "utility"
         init_kwargs.setdefault("utility_name", axis_name(utility_key, utility_scorer))
@@ -823,9 +809,6 @@ class TradeoffDisplay:
         return cls.from_search(cv_results, **kwargs)
 
 
-_DEFAULT_LEAKAGE_NAME = "leakage (nats)"
-
-
 def _renderer(figure):
     get_renderer = getattr(figure.canvas, "get_renderer", None)
     return get_renderer() if get_renderer is not None else figure._get_renderer()
@@ -869,19 +852,3 @@ def _draw_legend(ax):
         fontsize="small",
         framealpha=0.85,
     )
-
-
-def _widen_for(legend, ax, renderer):
-    """Widen a figure the display created so that the legend beside its axes fits in."""
-    from sklearn_privacy.plotting._axes_layout import LEGEND_GAP
-
-    figure = ax.figure
-    width, height = figure.get_size_inches()
-    right = ax.bbox.x1 / figure.dpi  # inches, kept
-    needed = (LEGEND_GAP * ax.bbox.width + legend.get_window_extent(renderer).width) / figure.dpi
-    new_width = max(width, right + needed + 0.1)
-    figure.set_size_inches(new_width, height)
-    if figure.get_layout_engine() is None:  # keep the axes where they are, in inches
-        params = figure.subplotpars
-        factor = width / new_width
-        figure.subplots_adjust(left=params.left * factor, right=params.right * factor)
