@@ -12,36 +12,38 @@ __all__ = ["SubmodularFunnel"]
 
 @Substitution()
 class SubmodularFunnel(_MergeMechanism):
-    """Privacy funnel by submodular agglomerative clustering (IAC-MDSF).
+    r"""Privacy funnel by submodular agglomerative clustering (IAC-MDSF).
 
     The released columns form one joint alphabet X; each iteration merges the
-    subset W of the current alphabet that lowers the Lagrangian
-    ``I(S;Y) - m I(X;Y)`` the most (submodular-funnel-ding, Alg. 1 and
+    subset :math:`W` of the current alphabet that lowers the Lagrangian
+    :math:`I(S;Y) - m\, I(X;Y)` the most (submodular-funnel-ding, Alg. 1 and
     Thm. 1), found by a difference-of-submodular procedure; it stops when no
     subset of two or more symbols improves it. It needs far fewer iterations
     than the pairwise greedy of :class:`PrivacyFunnelTransformer`. Read more
-    in ``docs/user_guide/funnels.md``.
+    in the :doc:`User Guide </user_guide/funnels>`.
 
     Parameters
     ----------
     lam : float, default=1.0
-        The trade-off knob, ``>= 0``, counted in units of the data's own
-        exchange rate ``r = I(S;X) / H(X)`` (nats of leakage per nat of
+        The trade-off knob, :math:`\ge 0`, counted in units of the data's own
+        exchange rate :math:`r = I(S;X) / H(X)` (nats of leakage per nat of
         disclosure given up by merging everything into one symbol); the same
         ``lam`` as :class:`PrivacyFunnelTransformer`'s. The funnel minimises
-        ``I(S;Y) - lam r I(X;Y)`` (the paper's eq. 5 with its lambda equal to
-        ``lam r``); the bottleneck minimises ``I(X;Y) - (lam / r) I(S;Y)``,
-        i.e. maximises ``I(S;Y) - (r / lam) I(X;Y)`` (eq. 7 with lambda
-        ``r / lam``). In both, ``lam = 1`` is where the release ``X`` and
-        the one-symbol release score the same, and a larger ``lam`` merges
-        less and leaks more. ``lam >= 1 / r`` merges nothing (funnel),
-        ``lam <= r`` merges everything (bottleneck). Useful range about 0.1
-        to 10: on Adult (age, education; S = sex, ``r = 0.0039``) ``lam``
-        from 0.1 to 10 moves ``leakage_`` from 0.2 % to 35 % of I(S;X); the
-        paper's default lambda of 0.5 is ``lam = 129`` there, which merges
+        :math:`I(S;Y) - \text{lam}\, r\, I(X;Y)` (the paper's eq. 5 with its
+        :math:`\lambda` equal to :math:`\text{lam}\, r`); the bottleneck minimises
+        :math:`I(X;Y) - (\text{lam} / r)\, I(S;Y)`, i.e. maximises
+        :math:`I(S;Y) - (r / \text{lam})\, I(X;Y)` (eq. 7 with
+        :math:`\lambda = r / \text{lam}`). In both, :math:`\text{lam} = 1` is where
+        the release :math:`X` and the one-symbol release score the same, and a
+        larger ``lam`` merges less and leaks more. :math:`\text{lam} \ge 1 / r`
+        merges nothing (funnel), :math:`\text{lam} \le r` merges everything
+        (bottleneck). Useful range about 0.1 to 10: on Adult (age, education;
+        S = sex, :math:`r = 0.0039`) ``lam`` from 0.1 to 10 moves ``leakage_``
+        from 0.2 % to 35 % of :math:`I(S;X)`; the paper's default
+        :math:`\lambda` of 0.5 is :math:`\text{lam} = 129` there, which merges
         nothing.
     objective : {"funnel", "bottleneck"}, default="funnel"
-        ``"funnel"`` minimises ``I(S;Y) - m I(X;Y)``; ``"bottleneck"``
+        ``"funnel"`` minimises :math:`I(S;Y) - m\, I(X;Y)`; ``"bottleneck"``
         maximises it: the information bottleneck, keeping what is informative
         about S at a low rate.
     solver : {"ssp", "mm"}, default="ssp"
@@ -65,30 +67,31 @@ class SubmodularFunnel(_MergeMechanism):
     alphabet_ : CategoricalAlphabet
         The joint alphabet of the released columns.
     joint_ : ndarray of shape (n_s, n_symbols)
-        Estimated ``P(S, X)``.
+        Estimated :math:`P(S, X)`.
     labels_ : ndarray of shape (n_symbols,)
         Merged symbol of each symbol of ``alphabet_``.
     n_clusters_ : int
         Size of the released alphabet.
     path_ : IACPath
-        Sets merged at each iteration and ``I(S;Y)``, ``I(X;Y)``, the
+        Sets merged at each iteration and :math:`I(S;Y)`, :math:`I(X;Y)`, the
         Lagrangian after each, in nats.
     n_iter_ : int
         Number of subset problems solved: the merges, plus the last one that
         found no improving merge.
     multiplier_ : float
-        The multiplier ``m`` of ``I(X;Y)`` in the Lagrangian: ``lam r``
-        (funnel, at most 1) or ``r / lam`` (bottleneck, at most 2).
+        The multiplier :math:`m` of :math:`I(X;Y)` in the Lagrangian:
+        :math:`\text{lam}\, r` (funnel, at most 1) or :math:`r / \text{lam}`
+        (bottleneck, at most 2).
     leakage_ : float
-        ``I(S;Y)`` on the fit data (under the estimated ``P(S, X)``), in nats.
+        :math:`I(S;Y)` on the fit data (under the estimated :math:`P(S, X)`), in nats.
     disclosure_ : float
-        ``I(X;Y) = H(Y)``, in nats.
+        :math:`I(X;Y) = H(Y)`, in nats.
     distortion_ : float
-        ``H(X|Y)``, the log-loss distortion, in nats.
+        :math:`H(X \mid Y)`, the log-loss distortion, in nats.
     distortion_measure_ : str
         ``"log-loss"``.
     entropy_ : float
-        ``H(X)``, in nats.
+        :math:`H(X)`, in nats.
     n_features_in_ : int
         Number of columns of X seen at fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -100,11 +103,12 @@ class SubmodularFunnel(_MergeMechanism):
 
     Notes
     -----
-    With ``f(W) = sum_{x in W} p(x) log(p(x) / p(W))`` and
-    ``g(W) = sum_s sum_{x in W} p(s, x) log(p(s, x) / p(s, W))``, merging W
-    gives ``I(S; Y) = I(S; X) - g(W) + f(W)`` and ``I(X; Y) = H(X) + f(W)``
-    (Thm. 1); both f and g are submodular. Each step starts from the best pair
-    and ends at a local minimum (no one-element change of W helps), so it is
+    With :math:`f(W) = \sum_{x \in W} p(x) \log(p(x) / p(W))` and
+    :math:`g(W) = \sum_s \sum_{x \in W} p(s, x) \log(p(s, x) / p(s, W))`, merging
+    :math:`W` gives :math:`I(S; Y) = I(S; X) - g(W) + f(W)` and
+    :math:`I(X; Y) = H(X) + f(W)` (Thm. 1); both :math:`f` and :math:`g` are
+    submodular. Each step starts from the best pair and ends at a local
+    minimum (no one-element change of :math:`W` helps), so it is
     never worse than a pairwise step. The steps are myopic: ``leakage_``
     grows with ``lam`` from one decade to the next, but not always within a
     factor of 3 (a larger ``lam`` may find a point with more disclosure and
