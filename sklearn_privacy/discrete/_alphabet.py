@@ -300,7 +300,7 @@ class CategoricalAlphabet:
 
 
 def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=None):
-    """Empirical joint pmf ``joint[s, x] = P(S=s, X=x)`` of paired symbol codes.
+    r"""Empirical joint pmf ``joint[s, x]`` :math:`= P(S=s, X=x)` of paired symbol codes.
 
     Parameters
     ----------
@@ -310,7 +310,7 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=
         Alphabet sizes.
     smoothing : float, default=0.0
         Additive (Laplace/Lidstone) pseudo-count added to every cell of the
-        ``n_s x n_x`` table before normalising.
+        :math:`n_s \times n_x` table before normalising.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight (count) of each pair; a table of distinct rows with their
         counts gives the pmf of the expanded rows.
