@@ -300,7 +300,7 @@ class CategoricalAlphabet:
 
 
 def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=None):
-    r"""Empirical joint pmf ``joint[s, x]`` :math:`= P(S=s, X=x)` of paired symbol codes.
+    r"""Empirical joint pmf of paired symbol codes, ``joint[s, x]`` :math:`= P(S=s, X=x)`.
 
     Parameters
     ----------
