@@ -31,27 +31,28 @@ _DEFAULT_FIT_EPSILON = 1.0
 
 @Substitution()
 class GaussianIBTransformer(_GaussianMechanism):
-    """Linear-Gaussian release ``T = A (x - mean) + N(0, I)`` from a bottleneck or a funnel.
+    r"""Linear-Gaussian release :math:`T = A (x - \bar{x}) + N(0, I)` from a bottleneck or a funnel.
 
     ``objective="bottleneck"`` (default): the Gaussian information bottleneck
     (Chechik et al. 2005; dp-compression-kohler2018 ch. 4) minimises
-    ``I(X;T) - beta I(T;Y)`` where the relevance variable Y is ``y`` (one-hot
-    encoded when categorical) or the columns named by ``relevance``. Component
-    i of ``Sigma_{x|y} Sigma_x^{-1}`` (eigenvalue ``lambda_i``) is released when
-    ``beta`` exceeds its critical value ``1 / (1 - lambda_i)``.
+    :math:`I(X;T) - \beta\, I(T;Y)` where the relevance variable :math:`Y` is ``y``
+    (one-hot encoded when categorical) or the columns named by ``relevance``.
+    Component :math:`i` of :math:`\Sigma_{x|y} \Sigma_x^{-1}` (eigenvalue
+    :math:`\lambda_i`) is released when ``beta`` exceeds its critical value
+    :math:`1 / (1 - \lambda_i)`.
 
     ``objective="funnel"``: the Gaussian privacy funnel
     (privacy-funnel-makhdoumi2014 sec. V, Thm. 2) with S sensitive: minimise
-    ``I(S;T)`` subject to ``I(X;T) >= disclosure``. The Lagrangian form
-    ``I(S;T) - beta I(X;T)`` of the paper is unbounded below for Gaussians, so
-    the knob of the funnel is ``disclosure`` (nats); see
+    :math:`I(S;T)` subject to :math:`I(X;T) \ge \text{disclosure}`. The Lagrangian
+    form :math:`I(S;T) - \beta\, I(X;T)` of the paper is unbounded below for
+    Gaussians, so the knob of the funnel is ``disclosure`` (nats); see
     :func:`~sklearn_privacy.gaussian.gaussian_privacy_funnel`.
 
-    The centred rows are clipped to a ball of radius R and the release is
+    The centred rows are clipped to a ball of radius :math:`R` and the release is
     (epsilon, delta)-DP under replace-one neighbours with sensitivity
-    ``2 R ||A||_2`` (unit noise; thesis sec. 5.4 with the factor 2). The
-    guarantee covers everything published: with ``fit_data="private"``
-    (default) the mean and the joint covariance of (X, relevance) that A is
+    :math:`2 R \lVert A \rVert_2` (unit noise; thesis sec. 5.4 with the factor 2).
+    The guarantee covers everything published: with ``fit_data="private"``
+    (default) the mean and the joint covariance of (X, relevance) that :math:`A` is
     computed from are private estimates, composed with the releases exactly
     (Gaussian differential privacy); with ``fit_data="public"`` the fit rows
     are declared public and only the releases are accounted for.
@@ -69,7 +70,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         - "bottleneck": keep information on the relevance variable.
         - "funnel": hide S (needs S) while disclosing ``disclosure`` nats of X.
     disclosure : float or None, default=None
-        Required ``I(X;T)`` in nats for the funnel.
+        Required :math:`I(X;T)` in nats for the funnel.
     relevance : column names or indices of X, or None, default=None
         Columns used as the relevance variable instead of ``y``; they are not
         released.
@@ -87,7 +88,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         the encoding is read from the rows and no value raises: NaN counts as
         0, and every value is clipped with its row.
     clip_radius : float or None, default=None
-        Public clipping radius R of the centred rows. ``None``: the private
+        Public clipping radius :math:`R` of the centred rows. ``None``: the private
         radius of the fit-time estimates with ``fit_data="private"``, the
         largest centred norm of the public fit rows with ``fit_data="public"``.
     delta : float, default=1e-5
@@ -112,27 +113,30 @@ class GaussianIBTransformer(_GaussianMechanism):
     Attributes
     ----------
     components_ : ndarray of shape (`n_components_`, n_features)
-        The nonzero rows of A (acting on the released columns).
+        The nonzero rows of :math:`A` (acting on the released columns).
     eigenvalues_ : ndarray of shape (n_features,)
-        Ascending eigenvalues of ``Sigma_{x|y} Sigma_x^{-1}`` (``Sigma_{x|s}``
-        for the funnel).
+        Ascending eigenvalues of :math:`\Sigma_{x|y} \Sigma_x^{-1}`
+        (:math:`\Sigma_{x|s}` for the funnel).
     critical_betas_ : ndarray of shape (n_features,)
         ``1 / (1 - eigenvalues_)``, ascending.
     mean_ : ndarray of shape (n_features,)
+        Mean :math:`\bar{x}` of the released columns, the centre of the
+        clipping ball (a private estimate with ``fit_data="private"``).
     rate_ : float
-        ``I(X;T)`` in nats (Gaussian model).
+        :math:`I(X;T)` in nats (Gaussian model).
     disclosure_ : float
         Same as ``rate_``.
     distortion_ : float
-        ``E ||X - E[X | T]||^2``, the mean squared error of the best
-        reconstruction of the released columns from the release (Gaussian model).
+        :math:`\mathbb{E} \lVert X - \mathbb{E}[X \mid T] \rVert^2`, the mean squared
+        error of the best reconstruction of the released columns from the
+        release (Gaussian model).
     distortion_measure_ : str
         ``"mmse"``.
     relevance_information_ : float
-        ``I(T;Y)`` in nats (bottleneck).
+        :math:`I(T;Y)` in nats (bottleneck).
     leakage_ : float
-        Funnel: ``I(S;T)`` in nats under the Gaussian model of the fit.
-        Bottleneck with ``fit_data="public"``: ``I(S;T)`` of the fit rows when
+        Funnel: :math:`I(S;T)` in nats under the Gaussian model of the fit.
+        Bottleneck with ``fit_data="public"``: :math:`I(S;T)` of the fit rows when
         S is known, else ``rate_``. Bottleneck with ``fit_data="private"``:
         ``rate_``, an upper bound on the leakage of any S computed from the
         private estimates (so covered by the guarantee); the exact leakage on
@@ -146,9 +150,9 @@ class GaussianIBTransformer(_GaussianMechanism):
         Every Gaussian mechanism run on private data: the private estimates
         of ``fit`` and one entry per ``transform`` made since.
     radius_ : float
-        Clipping radius R of the release.
+        Clipping radius :math:`R` of the release.
     sensitivity_ : float
-        ``2 R ||A||_2``, the sensitivity of one release (unit noise).
+        :math:`2 R \lVert A \rVert_2`, the sensitivity of one release (unit noise).
     epsilon_exponential_ : float
         Exponential-mechanism bound of thesis Cor. 2 for one release
         (bottleneck only; ``inf`` for the funnel).
