@@ -24,15 +24,16 @@ _NOISE_ONLY_RATE = 1e-6
 
 @Substitution()
 class L2CompressionDP(_GaussianMechanism):
-    """Optimal linear-Gaussian compression under squared error with a DP guarantee.
+    r"""Optimal linear-Gaussian compression under squared error with a DP guarantee.
 
-    Releases ``t = c + V_k (a * V_k^T clip(x - c) + xi)`` with
-    ``xi ~ N(0, diag(lambda))``: the rate-distortion optimum for Gaussian data
-    (dp-compression-kohler2018, Thm. 3.2.1; reverse water-filling with level
-    ``1 / beta``), components with ``beta s_i <= 1`` pruned (sec. 3.3). Rows are
-    clipped to the ball of radius R around the centre ``c``, and the release is
+    Releases :math:`t = c + V_k (\operatorname{diag}(a) V_k^T \operatorname{clip}(x - c) + \xi)`
+    with :math:`\xi \sim N(0, \operatorname{diag}(\lambda))`: the rate-distortion optimum
+    for Gaussian data (dp-compression-kohler2018, Thm. 3.2.1; reverse
+    water-filling with level :math:`1 / \beta`), components with
+    :math:`\beta s_i \le 1` pruned (sec. 3.3). Rows are clipped to the ball of
+    radius :math:`R` around the centre :math:`c`, and the release is
     (epsilon, delta)-DP under replace-one neighbours with the exact Mahalanobis
-    sensitivity ``2 R max_i a_i / sqrt(lambda_i) = 2 R sqrt(beta - 1 / s_max)``
+    sensitivity :math:`2 R \max_i a_i / \sqrt{\lambda_i} = 2 R \sqrt{\beta - 1 / s_{\max}}`
     (analytic Gaussian mechanism, Balle and Wang 2018).
 
     The guarantee covers everything published: the release rows and the
@@ -56,7 +57,7 @@ class L2CompressionDP(_GaussianMechanism):
     delta : float, default=1e-5
         Delta in (0, 1) of the whole guarantee.
     clip_radius : float or None, default=None
-        Public radius R of the ball around the centre that rows are clipped
+        Public radius :math:`R` of the ball around the centre that rows are clipped
         to. ``None``: estimated privately (a 95 % quantile of the centred row
         norms) with ``fit_data="private"``, or the largest centred norm of the
         public fit rows with ``fit_data="public"``.
@@ -70,7 +71,7 @@ class L2CompressionDP(_GaussianMechanism):
     fit_epsilon : float or None, default=None
         Budget of the private estimates (epsilon at ``delta`` on its own),
         with ``fit_data="private"``. ``None``: a quarter of the total budget
-        (of ``mu^2`` in Gaussian DP terms) when ``epsilon`` is given; required
+        (of :math:`\mu^2` in Gaussian DP terms) when ``epsilon`` is given; required
         with ``beta``.
     {sensitive}
         Optional: only ``leakage_`` of a public fit reads S.
@@ -95,39 +96,40 @@ class L2CompressionDP(_GaussianMechanism):
         The looser exponential-mechanism bound of thesis Cor. 1 for one
         release, for comparison.
     components_ : ndarray of shape (`n_components_`, n_features)
-        Kept eigenvectors ``V_k^T``.
+        Kept eigenvectors :math:`V_k^T`.
     scale_ : ndarray of shape (`n_components_`,)
-        Shrinkage ``a_i``.
+        Shrinkage :math:`a_i`.
     noise_variance_ : ndarray of shape (`n_components_`,)
-        Noise variances ``lambda_i``.
+        Noise variances :math:`\lambda_i`.
     noise_covariance_ : ndarray of shape (n_features, n_features)
-        ``V_k diag(lambda) V_k^T``.
+        :math:`V_k \operatorname{diag}(\lambda) V_k^T`.
     explained_variance_ : ndarray of shape (`n_components_`,)
-        Kept eigenvalues ``s_i``.
+        Kept eigenvalues :math:`s_i`.
     mean_ : ndarray of shape (n_features,)
-        Centre ``c``.
+        Centre :math:`c`.
     covariance_ : ndarray of shape (n_features, n_features)
         Covariance the mechanism was designed for.
     radius_ : float
         Clipping radius used (NaN when a private fit could read no scale of
         the rows: the release is then the constant 0, with a warning).
     sensitivity_ : float
-        Mahalanobis sensitivity of one release, ``2 R max_i a_i / sqrt(lambda_i)``.
+        Mahalanobis sensitivity of one release, :math:`2 R \max_i a_i / \sqrt{\lambda_i}`.
     rate_ : float
-        ``I(X;T)`` in nats under the Gaussian model.
+        :math:`I(X;T)` in nats under the Gaussian model.
     disclosure_ : float
         Same as ``rate_``.
     distortion_ : float
-        Expected ``E ||X - T||^2`` under the Gaussian model (before clipping).
+        Expected :math:`\mathbb{E} \lVert X - T \rVert^2` under the Gaussian model
+        (before clipping).
     distortion_measure_ : str
         ``"squared-error"``.
     leakage_ : float
         With ``fit_data="private"``: ``rate_``, an upper bound on the leakage
-        ``I(S;T)`` of any S (data processing), computed from the private
+        :math:`I(S;T)` of any S (data processing), computed from the private
         estimates and so covered by the guarantee; the exact leakage on the
         private rows would be a function of them (measure it with the scorers
         of :mod:`sklearn_privacy.metrics` on public or held-out rows). With
-        ``fit_data="public"``: the Gaussian ``I(S;T)`` in nats of the fit rows
+        ``fit_data="public"``: the Gaussian :math:`I(S;T)` in nats of the fit rows
         when S was given, else ``rate_``.
     n_components_ : int
     n_features_in_ : int
