@@ -17,30 +17,32 @@ from sklearn_privacy.utils._sklearn_compat import validate_params
     prefer_skip_nested_validation=True,
 )
 def l2_compression(cov, beta, n_components=None):
-    """Optimal ``T = A X + xi`` for ``X ~ N(0, cov)`` under squared error (thesis Thm. 3.2.1).
+    r"""Optimal :math:`T = AX + \xi` for Gaussian :math:`X` under squared error (thesis Thm. 3.2.1).
 
-    In the eigenbasis ``(s_i, v_i)`` of ``cov`` (``s`` are variances; thesis
-    "sigma" is a variance), component ``i`` is kept iff ``beta s_i > 1`` and then
-    ``a_i = (beta s_i - 1) / (beta s_i)``, noise variance
-    ``lambda_i = (beta s_i - 1) / (beta^2 s_i)``. ``n_components`` prunes further
-    to the largest ones (sec. 3.3).
+    Here :math:`X \sim N(0, \Sigma)`, :math:`\Sigma` the covariance ``cov``. In its
+    eigenbasis :math:`(s_i, v_i)` (:math:`s_i` are variances; thesis "sigma" is a
+    variance), component :math:`i` is kept iff :math:`\beta s_i > 1` and then
+    :math:`a_i = (\beta s_i - 1) / (\beta s_i)`, noise variance
+    :math:`\lambda_i = (\beta s_i - 1) / (\beta^2 s_i)`. ``n_components`` prunes
+    further to the largest ones (sec. 3.3).
 
     Parameters
     ----------
     cov : array-like of shape (d, d)
         Positive semi-definite covariance (zero eigenvalues are simply pruned).
     beta : float
-        Lagrange multiplier (> 0); the water level is ``1 / beta``.
+        Lagrange multiplier (> 0); the water level is :math:`1 / \beta`.
     n_components : int, default=None
         Keep at most this many components.
 
     Returns
     -------
     dict
-        ``components`` (k, d) orthonormal rows ``v_i``; ``variances`` (k,)
-        ``s_i``; ``scale`` (k,) ``a_i``; ``noise_variance`` (k,) ``lambda_i``;
-        ``eigenvalues`` (d,) all ``s`` in decreasing order; ``rate`` ``I(X;T)``
-        in nats; ``distortion`` ``E ||X - T||^2`` (T in the original space).
+        ``components`` (k, d) orthonormal rows :math:`v_i`; ``variances`` (k,)
+        :math:`s_i`; ``scale`` (k,) :math:`a_i`; ``noise_variance`` (k,)
+        :math:`\lambda_i`; ``eigenvalues`` (d,) all :math:`s_i` in decreasing order;
+        ``rate`` :math:`I(X;T)` in nats; ``distortion``
+        :math:`\mathbb{E} \lVert X - T \rVert^2` (:math:`T` in the original space).
 
     See Also
     --------
@@ -141,13 +143,18 @@ def _relevance_eigen(cov_x, cov_xy, cov_y, name_y):
     prefer_skip_nested_validation=True,
 )
 def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
-    """Gaussian information bottleneck (Chechik et al. 2005, Thm. 3.1; thesis Thm. 4.1.1).
+    r"""Gaussian information bottleneck (Chechik et al. 2005, Thm. 3.1; thesis Thm. 4.1.1).
 
-    Minimises ``I(X;T) - beta I(T;Y)`` over ``T = A X + xi``, ``xi ~ N(0, I)``.
-    With ``lambda_i`` the eigenvalues of ``Sigma_{x|y} Sigma_x^{-1}`` (ascending)
-    and ``v_i`` its left eigenvectors, row i of A is ``alpha_i v_i`` with
-    ``alpha_i = sqrt((beta (1 - lambda_i) - 1) / (lambda_i v_i^T Sigma_x v_i))``
-    when ``beta > 1 / (1 - lambda_i)`` (the critical value), else 0.
+    Minimises :math:`I(X;T) - \beta\, I(T;Y)` over :math:`T = A X + \xi`,
+    :math:`\xi \sim N(0, I)`. With :math:`\lambda_i` the eigenvalues of
+    :math:`\Sigma_{x|y} \Sigma_x^{-1}` (ascending) and :math:`v_i` its left
+    eigenvectors, row :math:`i` of :math:`A` is :math:`\alpha_i v_i` with
+
+    .. math::
+
+        \alpha_i = \sqrt{\frac{\beta (1 - \lambda_i) - 1}{\lambda_i v_i^T \Sigma_x v_i}}
+
+    when :math:`\beta > 1 / (1 - \lambda_i)` (the critical value), else 0.
 
     Parameters
     ----------
@@ -163,9 +170,9 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
     Returns
     -------
     dict
-        ``components`` (k, d) the nonzero rows of A; ``eigenvalues`` (d,)
-        ascending ``lambda``; ``critical_betas`` (d,) ``1 / (1 - lambda)``;
-        ``directions`` (d, d) rows ``v_i`` with ``v_i^T Sigma_x v_i = 1``.
+        ``components`` (k, d) the nonzero rows of :math:`A`; ``eigenvalues`` (d,)
+        ascending :math:`\lambda_i`; ``critical_betas`` (d,) :math:`1 / (1 - \lambda_i)`;
+        ``directions`` (d, d) rows :math:`v_i` with :math:`v_i^T \Sigma_x v_i = 1`.
 
     See Also
     --------
@@ -213,18 +220,21 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
     prefer_skip_nested_validation=True,
 )
 def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
-    """Gaussian privacy funnel: ``min I(S;T)`` s.t. ``I(X;T) >= disclosure``, ``T = A X + N(0, I)``.
+    r"""Gaussian privacy funnel: least leakage :math:`I(S;T)` at a given disclosure :math:`I(X;T)`.
 
-    privacy-funnel-makhdoumi2014 Thm. 2 reduces A to rows ``m_i v_i`` along the
-    left eigenvectors of ``Sigma_{x|s} Sigma_x^{-1}`` (eigenvalues
-    ``lambda_i in [0, 1]``). With SNR ``u_i = m_i^2`` (``v^T Sigma_x v = 1``) and
-    rate ``r_i = 0.5 log(1 + u_i)``, a component leaks
-    ``r_i - 0.5 log(lambda_i e^{2 r_i} + 1 - lambda_i)``, concave in ``r_i`` and
-    decreasing in ``lambda_i``: the whole disclosure goes to the direction with
-    the largest ``lambda`` (spread evenly over the directions with
-    ``lambda = 1``, which leak nothing). The Lagrangian form (5) of the paper,
-    ``I(S;T) - beta I(X;T)``, is unbounded below for Gaussians (its stationary
-    point is a per-component maximum), hence the constrained form here.
+    Minimises :math:`I(S;T)` subject to :math:`I(X;T) \ge \text{disclosure}` over
+    :math:`T = A X + N(0, I)`. privacy-funnel-makhdoumi2014 Thm. 2 reduces
+    :math:`A` to rows :math:`m_i v_i` along the left eigenvectors of
+    :math:`\Sigma_{x|s} \Sigma_x^{-1}` (eigenvalues :math:`\lambda_i \in [0, 1]`).
+    With SNR :math:`u_i = m_i^2` (:math:`v^T \Sigma_x v = 1`) and rate
+    :math:`r_i = \frac{1}{2} \log(1 + u_i)`, a component leaks
+    :math:`r_i - \frac{1}{2} \log(\lambda_i e^{2 r_i} + 1 - \lambda_i)`, concave in
+    :math:`r_i` and decreasing in :math:`\lambda_i`: the whole disclosure goes to
+    the direction with the largest :math:`\lambda_i` (spread evenly over the
+    directions with :math:`\lambda_i = 1`, which leak nothing). The Lagrangian
+    form (5) of the paper, :math:`I(S;T) - \beta\, I(X;T)`, is unbounded below
+    for Gaussians (its stationary point is a per-component maximum), hence the
+    constrained form here.
 
     Parameters
     ----------
@@ -232,13 +242,13 @@ def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
     cov_xs : array-like of shape (d, d_s)
     cov_s : array-like of shape (d_s, d_s)
     disclosure : float
-        Required ``I(X;T)`` in nats.
+        Required :math:`I(X;T)` in nats.
 
     Returns
     -------
     dict
-        ``components`` (k, d); ``eigenvalues`` (d,) ascending ``lambda``;
-        ``leakage`` ``I(S;T)`` in nats; ``disclosure``.
+        ``components`` (k, d); ``eigenvalues`` (d,) ascending :math:`\lambda_i`;
+        ``leakage`` :math:`I(S;T)` in nats; ``disclosure``.
 
     See Also
     --------
