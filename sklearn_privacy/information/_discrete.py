@@ -34,7 +34,7 @@ def _check_pmf(p, name="pmf", ndim=None):
 
 
 def entropy(pmf):
-    """Shannon entropy ``H(P)`` of a pmf of any shape, in nats.
+    r"""Shannon entropy :math:`H(P)` of a pmf of any shape, in nats.
 
     Parameters
     ----------
@@ -44,11 +44,11 @@ def entropy(pmf):
     Returns
     -------
     float
-        ``-sum p log p``.
+        :math:`-\sum p \log p`.
 
     See Also
     --------
-    conditional_entropy : ``H(B | A)`` of a joint pmf.
+    conditional_entropy : :math:`H(B \mid A)` of a joint pmf.
     binary_entropy : Entropy of a two-outcome pmf given by one probability.
     entropy_from_samples : Entropy estimated from samples.
     gaussian_entropy : Differential entropy of a Gaussian vector.
@@ -63,7 +63,7 @@ def entropy(pmf):
 
 
 def binary_entropy(p):
-    """Binary entropy ``h(p) = -p log p - (1 - p) log(1 - p)``, in nats.
+    r"""Binary entropy :math:`h(p) = -p \log p - (1 - p) \log(1 - p)`, in nats.
 
     Parameters
     ----------
@@ -73,8 +73,8 @@ def binary_entropy(p):
     Returns
     -------
     float or ndarray
-        ``h(p)``, of the shape of ``p`` (a float for a scalar); ``h(0) = h(1) = 0``.
-        ``log(1 - p)`` is evaluated as ``log1p(-p)``, so that ``h(p)`` keeps its
+        :math:`h(p)`, of the shape of ``p`` (a float for a scalar); :math:`h(0) = h(1) = 0`.
+        :math:`\log(1 - p)` is evaluated as ``log1p(-p)``, so that :math:`h(p)` keeps its
         relative precision for tiny ``p``.
 
     See Also
@@ -98,21 +98,21 @@ def binary_entropy(p):
 
 
 def conditional_entropy(joint):
-    """Conditional entropy ``H(B | A)`` of ``joint[a, b] = P(A=a, B=b)``, in nats.
+    r"""Conditional entropy :math:`H(B \mid A)` of ``joint[a, b]`` :math:`= P(A=a, B=b)`, in nats.
 
     Parameters
     ----------
     joint : array-like of shape (n_a, n_b)
-        Joint pmf; the rows index the conditioning variable ``A``.
+        Joint pmf; the rows index the conditioning variable :math:`A`.
 
     Returns
     -------
     float
-        ``H(A, B) - H(A)``.
+        :math:`H(A, B) - H(A)`.
 
     See Also
     --------
-    posterior_entropies : ``H(A | B=b)`` for each value ``b``.
+    posterior_entropies : :math:`H(A \mid B=b)` for each value :math:`b`.
 
     Examples
     --------
@@ -126,23 +126,24 @@ def conditional_entropy(joint):
 
 
 def posterior_entropies(joint):
-    """Entropy ``H(A | B=b)`` of each column's posterior, in nats.
+    r"""Entropy :math:`H(A \mid B=b)` of each column's posterior, in nats.
 
     Parameters
     ----------
     joint : array-like of shape (n_a, n_b)
-        Joint pmf ``joint[a, b] = P(A=a, B=b)``.
+        Joint pmf ``joint[a, b]`` :math:`= P(A=a, B=b)`.
 
     Returns
     -------
     ndarray of shape (n_b,)
-        The entropy of ``P(A | B=b) = joint[:, b] / P(B=b)`` for every ``b``; a
-        column with ``P(B=b) = 0`` has no posterior and gets 0. Their average
-        under ``P(B)`` is ``H(A | B)``, ``conditional_entropy(joint.T)``.
+        The entropy of :math:`P(A \mid B=b) = P(A, B=b) / P(B=b)` (column ``b``
+        of ``joint``, normalised) for every :math:`b`; a column with
+        :math:`P(B=b) = 0` has no posterior and gets 0. Their average under
+        :math:`P(B)` is :math:`H(A \mid B)`, ``conditional_entropy(joint.T)``.
 
     See Also
     --------
-    conditional_entropy : The average ``H(B | A)``.
+    conditional_entropy : The average :math:`H(B \mid A)`.
 
     Examples
     --------
@@ -162,7 +163,7 @@ def _posterior_entropies(joint):
 
 
 def mutual_information(joint):
-    """Mutual information ``I(A; B)`` of ``joint[a, b] = P(A=a, B=b)``, in nats.
+    r"""Mutual information :math:`I(A; B)` of ``joint[a, b]`` :math:`= P(A=a, B=b)`, in nats.
 
     Parameters
     ----------
@@ -172,14 +173,14 @@ def mutual_information(joint):
     Returns
     -------
     float
-        ``H(A) + H(B) - H(A, B)``, clipped at 0 against rounding.
+        :math:`H(A) + H(B) - H(A, B)`, clipped at 0 against rounding.
 
     See Also
     --------
-    conditional_entropy : ``H(B | A)``; ``I(A; B) = H(B) - H(B | A)``.
-    mutual_information_from_samples : ``I(A; B)`` estimated from paired samples.
+    conditional_entropy : :math:`H(B \mid A)`; :math:`I(A; B) = H(B) - H(B \mid A)`.
+    mutual_information_from_samples : :math:`I(A; B)` estimated from paired samples.
     max_information_leakage : Worst-case leakage over the outputs.
-    gaussian_mutual_information : ``I(A; B)`` of jointly Gaussian variables.
+    gaussian_mutual_information : :math:`I(A; B)` of jointly Gaussian variables.
 
     Examples
     --------
@@ -199,7 +200,7 @@ def _mutual_information(joint):
 
 
 def kl_divergence(p, q):
-    """Kullback-Leibler divergence ``D(P || Q)`` in nats.
+    r"""Kullback-Leibler divergence :math:`D(P \,\|\, Q)` in nats.
 
     Parameters
     ----------
@@ -209,11 +210,12 @@ def kl_divergence(p, q):
     Returns
     -------
     float
-        ``sum p log(p / q)``; infinite when ``P`` puts mass where ``Q`` does not.
+        :math:`\sum p \log(p / q)`; infinite when :math:`P` puts mass where :math:`Q`
+        does not.
 
     See Also
     --------
-    mutual_information : ``D(P_AB || P_A P_B)``, a KL divergence.
+    mutual_information : :math:`D(P_{AB} \,\|\, P_A P_B)`, a KL divergence.
     entropy : Shannon entropy of a pmf.
 
     Examples
@@ -230,23 +232,24 @@ def kl_divergence(p, q):
 
 
 def max_information_leakage(joint):
-    """Maximum information leakage ``max_u [H(S) - H(S | U=u)]`` in nats.
+    r"""Maximum information leakage :math:`\max_u [H(S) - H(S \mid U=u)]` in nats.
 
     Parameters
     ----------
     joint : array-like of shape (n_s, n_u)
-        ``joint[s, u] = P(S=s, U=u)``; the maximum runs over the outputs ``u``
-        with ``P(U=u) > 0`` (privacy-statistical-inference-calmon2012, Def. 5).
+        ``joint[s, u]`` :math:`= P(S=s, U=u)`; the maximum runs over the outputs
+        :math:`u` with :math:`P(U=u) > 0` (privacy-statistical-inference-calmon2012,
+        Def. 5).
 
     Returns
     -------
     float
-        ``H(S) - min_u H(S | U=u)``.
+        :math:`H(S) - \min_u H(S \mid U=u)`.
 
     See Also
     --------
-    mutual_information : Average information leakage ``I(S; U)``.
-    posterior_entropies : ``H(S | U=u)`` for every ``u``.
+    mutual_information : Average information leakage :math:`I(S; U)`.
+    posterior_entropies : :math:`H(S \mid U=u)` for every :math:`u`.
     sklearn_privacy.discrete.min_maximum_leakage_mapping : Mapping that minimises this leakage.
 
     Examples
@@ -263,7 +266,7 @@ def max_information_leakage(joint):
 
 
 def nats_to_bits(value):
-    """Convert an information quantity from nats to bits.
+    r"""Convert an information quantity from nats to bits.
 
     Parameters
     ----------
@@ -273,7 +276,7 @@ def nats_to_bits(value):
     Returns
     -------
     ndarray
-        ``value / log 2``.
+        ``value`` divided by :math:`\log 2`.
 
     See Also
     --------
@@ -352,7 +355,7 @@ def _contingency_counts(a, b):
 
 
 def contingency_pmf(a, b):
-    """Empirical joint pmf ``P(A, B)`` of two samples of discrete symbols.
+    """Empirical joint pmf :math:`P(A, B)` of two samples of discrete symbols.
 
     Parameters
     ----------
@@ -366,8 +369,8 @@ def contingency_pmf(a, b):
 
     See Also
     --------
-    mutual_information : ``I(A; B)`` of the pmf this function returns.
-    mutual_information_from_samples : Estimate ``I(A; B)`` from the samples directly.
+    mutual_information : :math:`I(A; B)` of the pmf this function returns.
+    mutual_information_from_samples : Estimate :math:`I(A; B)` from the samples directly.
     encode_symbols : Integer codes of the symbols counted here.
 
     Examples
@@ -397,8 +400,8 @@ def entropy_from_samples(x, *, method="plugin"):
     x : array-like of shape (n_samples,) or (n_samples, n_columns)
         Discrete symbols; rows of a 2-D array form a joint symbol.
     method : {"plugin", "miller_madow"}, default="plugin"
-        ``"miller_madow"`` adds the bias correction ``(m - 1) / (2 n)`` with
-        ``m`` the number of observed symbols.
+        ``"miller_madow"`` adds the bias correction :math:`(m - 1) / (2 n)` with
+        :math:`m` the number of observed symbols and :math:`n` that of samples.
 
     Returns
     -------
@@ -407,7 +410,7 @@ def entropy_from_samples(x, *, method="plugin"):
     See Also
     --------
     entropy : Entropy of a known pmf.
-    mutual_information_from_samples : ``I(A; B)`` estimated from paired samples.
+    mutual_information_from_samples : :math:`I(A; B)` estimated from paired samples.
 
     Examples
     --------
@@ -426,7 +429,7 @@ def entropy_from_samples(x, *, method="plugin"):
 
 
 def mutual_information_from_samples(a, b, *, method="plugin"):
-    """Mutual information ``I(A; B)`` estimated from paired discrete samples, in nats.
+    r"""Mutual information :math:`I(A; B)` estimated from paired discrete samples, in nats.
 
     Parameters
     ----------
@@ -436,23 +439,24 @@ def mutual_information_from_samples(a, b, *, method="plugin"):
         ``"plugin"`` is the mutual information of the empirical joint pmf (as
         :func:`sklearn.metrics.mutual_info_score`). ``"miller_madow"`` applies the
         Miller-Madow correction to each of the three entropies, which adds
-        ``(m_A + m_B - m_AB - 1) / (2 n)`` (``m`` counts the observed symbols),
+        :math:`(m_A + m_B - m_{AB} - 1) / (2 n)` (:math:`m` counts the observed
+        symbols, :math:`n` the samples),
         and clips the result at zero.
 
     Returns
     -------
     float
         The estimate, non-negative. The Miller-Madow correction is negative
-        whenever more joint cells are seen than ``m_A + m_B - 1`` (always so
+        whenever more joint cells are seen than :math:`m_A + m_B - 1` (always so
         for independent samples with many cells seen), so that the corrected
         value of a nearly independent pair can fall below zero; as mutual
         information is non-negative, such a value is reported as ``0``.
 
     See Also
     --------
-    mutual_information : ``I(A; B)`` of a known joint pmf.
+    mutual_information : :math:`I(A; B)` of a known joint pmf.
     contingency_pmf : Empirical joint pmf of the two samples.
-    sklearn_privacy.metrics.leakage_score : Leakage ``I(S; release)`` of any release.
+    sklearn_privacy.metrics.leakage_score : Leakage :math:`I(S; \text{release})` of any release.
 
     Examples
     --------
