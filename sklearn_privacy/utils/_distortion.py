@@ -34,7 +34,7 @@ def _ordinal_codes(column_y, column_u):
 
 
 def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
-    """Distortion ``d(y, u)`` between every input record and every output record.
+    r"""Distortion :math:`d(y, u)` between every input record and every output record.
 
     Parameters
     ----------
@@ -47,9 +47,9 @@ def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
         ``"sqeuclidean"``:
 
         - ``"hamming"``: 1 when the values differ, 0 otherwise;
-        - ``"absolute"``: ``|i - j|`` of the ordinal codes ``i, j`` of the values;
-        - ``"squared"``: ``(i - j) ** 2`` of the ordinal codes;
-        - ``"sqeuclidean"``: ``sum_k (y_k - u_k) ** 2`` of the values as
+        - ``"absolute"``: :math:`|i - j|` of the ordinal codes :math:`i, j` of the values;
+        - ``"squared"``: :math:`(i - j)^2` of the ordinal codes;
+        - ``"sqeuclidean"``: :math:`\sum_k (y_k - u_k)^2` of the values as
           numbers, summed (not averaged) over the columns.
 
     Returns
