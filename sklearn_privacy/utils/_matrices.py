@@ -23,7 +23,7 @@ def check_psd_matrix(matrix, name, *, positive_definite=False, rtol=1e-10):
     Returns
     -------
     ndarray of shape (d, d)
-        The symmetrised matrix ``(M + M^T) / 2``, as floats.
+        The symmetrised matrix :math:`(M + M^T) / 2`, as floats.
 
     Raises
     ------
