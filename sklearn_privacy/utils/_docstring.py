@@ -56,12 +56,12 @@ max_categories : int or None, default=200
 smoothing : float, default=0.0
     Additive (Lidstone) pseudo-count on every cell of the empirical joint
     distribution of S and the released columns.""",
-    "output": """\
-output : {"symbol", "onehot", "sample"}, default="symbol"
-    ``"symbol"``: one column with the merged symbol ``0 .. n_clusters_-1``;
-    ``"onehot"``: its one-hot encoding; ``"sample"``: a record of the
-    released columns drawn from ``P(X | merged symbol)`` (a realistic table
-    with the same leakage; random, seeded by ``random_state``).""",
+    "output": r"""output : {"symbol", "onehot", "sample"}, default="symbol"
+    ``"symbol"``: one column with the merged symbol :math:`Y`, ``0`` to
+    ``n_clusters_ - 1``; ``"onehot"``: its one-hot encoding; ``"sample"``: a
+    record of the released columns drawn from :math:`P(X \mid Y)` (a
+    realistic table with the same leakage; random, seeded by
+    ``random_state``).""",
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\{(?P<key>[a-z_]+)\}[ \t]*$", re.M)
