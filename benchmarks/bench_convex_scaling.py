@@ -104,9 +104,14 @@ def _baseline_module():
 def _fit(X, weights, budget, objective, distortion="hamming", solver="auto"):
     from sklearn_privacy.discrete import ConvexPrivacyMapping
 
+    # The parameter was `objective="average_leakage"` before it became `leakage="average"`.
+    if "leakage" in ConvexPrivacyMapping().get_params():
+        mode = {"leakage": objective.split("_")[0]}
+    else:
+        mode = {"objective": objective}
     mech = ConvexPrivacyMapping(
         max_distortion=budget,
-        objective=objective,
+        **mode,
         distortion=distortion,
         solver=solver,
         max_categories=None,
@@ -171,8 +176,8 @@ def run_case(case, impl):
         leak, gap, solver = mech.leakage_, mech.gap_, mech.solver_
     else:
         # The old solver function alone on the same joint and distortion.
+        from sklearn_privacy.discrete import distortion_matrix
         from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
-        from sklearn_privacy.discrete._distortion import distortion_matrix
 
         old = _baseline_module()
         x_alpha = CategoricalAlphabet(max_categories=None)

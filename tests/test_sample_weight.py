@@ -43,9 +43,7 @@ def categorical():
         lambda: PrivacyFunnelTransformer(objective="bottleneck", lam=2.0, sensitive=["s"]),
         lambda: SubmodularFunnel(lam=2.0, sensitive=["s"]),
         lambda: ConvexPrivacyMapping(0.2, sensitive=["s"], random_state=0),
-        lambda: ConvexPrivacyMapping(
-            0.3, objective="maximum_leakage", sensitive=["s"], random_state=0
-        ),
+        lambda: ConvexPrivacyMapping(0.3, leakage="maximum", sensitive=["s"], random_state=0),
     ],
     ids=["funnel", "bottleneck", "submodular", "convex-average", "convex-maximum"],
 )

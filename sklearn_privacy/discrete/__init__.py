@@ -10,11 +10,11 @@ from sklearn_privacy.discrete._convex_solvers import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.discrete._distortion import distortion_matrix
 from sklearn_privacy.discrete._funnel import PrivacyFunnelTransformer
 from sklearn_privacy.discrete._greedy import MergePath, greedy_merge, greedy_sweep
 from sklearn_privacy.discrete._submodular import IACPath, iac_mdsf
 from sklearn_privacy.discrete._submodular_funnel import SubmodularFunnel
+from sklearn_privacy.utils._distortion import distortion_matrix
 
 __all__ = [
     "CategoricalAlphabet",

@@ -12,15 +12,17 @@ from sklearn_privacy.discrete._convex_solvers import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.discrete._distortion import DISTORTIONS, distortion_matrix
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils._distortion import DISTORTIONS, distortion_matrix
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _fit_context
 
 __all__ = ["ConvexPrivacyMapping"]
 
 
+@Substitution()
 class ConvexPrivacyMapping(BaseMechanism):
     """Optimal randomised mapping ``P(U | Y)`` for average or maximum information leakage.
 
@@ -38,9 +40,9 @@ class ConvexPrivacyMapping(BaseMechanism):
         release; a larger budget hides more (leakage falls). It must be at
         least the least achievable distortion ``sum_y P(y) min_u d(y, u)`` (0
         when the output alphabet contains the input alphabet).
-    objective : {"average_leakage", "maximum_leakage"}, default="average_leakage"
-        - ``"average_leakage"``: minimise ``I(S; U)`` (Thm. 1, a convex program);
-        - ``"maximum_leakage"``: minimise ``max_u [H(S) - H(S | U=u)]`` (Thm. 2,
+    leakage : {"average", "maximum"}, default="average"
+        - ``"average"``: minimise ``I(S; U)`` (Thm. 1, a convex program);
+        - ``"maximum"``: minimise ``max_u [H(S) - H(S | U=u)]`` (Thm. 2,
           a line search over the leakage level with a convex least-distortion
           program at each step).
     distortion : {"hamming", "absolute", "squared"}, array-like or callable, \
@@ -72,24 +74,17 @@ default="hamming"
         Keyword arguments passed to ``cvxpy.Problem.solve``.
     tol : float, default=1e-7
         Accuracy in nats of the first-order path and of the line search of
-        ``objective="maximum_leakage"``.
+        ``leakage="maximum"``.
     max_iter : int, default=20000
-        Iteration limit of the first-order path (both objectives).
-    smoothing : float, default=0.0
-        Pseudo-count added to every cell of the ``P(S, Y)`` table.
-    max_categories : int or None, default=200
-        Largest number of distinct values of one column (guards against
-        continuous columns).
-    handle_unknown : {"error", "nearest"}, default="error"
-        What ``transform`` does with a row not seen at fit: raise, or release it
-        as the nearest seen row (most agreeing columns).
-    verbose : int, default=0
-        Say which solver ran and why one was abandoned (2: first-order progress).
-    sensitive : int, str, array-like or None, default=None
-        Columns of ``X`` holding S; ``None`` to pass S as ``fit(..., sensitive=S)``.
-    random_state : int, RandomState, Generator or None, default=None
-        Draws of the release; each ``transform`` draws afresh, an int makes
-        the sequence of releases after ``fit`` reproducible.
+        Iteration limit of the first-order path (both leakages).
+    {smoothing}
+    {max_categories}
+    {handle_unknown}
+    {verbose}
+        Here ``1`` says which solver ran and why one was abandoned, ``2``
+        also the first-order path's progress (on stdout).
+    {sensitive}
+    {random_state_release}
 
     Attributes
     ----------
@@ -115,7 +110,7 @@ default="hamming"
     solver_ : str
         The solver that produced ``mapping_`` (``"constant"`` when a constant
         release meets the budget, which leaks nothing; ``"HIGHS"`` when a
-        release independent of S meets it, ``objective="maximum_leakage"``;
+        release independent of S meets it, ``leakage="maximum"``;
         ``"closest"`` when the budget is the least achievable distortion and
         each record has one closest output, so one mapping is feasible).
     gap_ : float
@@ -126,7 +121,7 @@ default="hamming"
         alphabets (500 symbols: 0.16 nats on a leakage of 0.49): the optimum is
         only proved to lie in ``[leakage_ - gap_, leakage_]``.
     n_iter_ : int
-        First-order iterations, line-search steps (``objective="maximum_leakage"``),
+        First-order iterations, line-search steps (``leakage="maximum"``),
         or 1.
     joint_ : ndarray of shape (n_s, n_inputs)
         Empirical ``P(S, Y)``.
@@ -181,7 +176,7 @@ default="hamming"
     _parameter_constraints = {
         **BaseMechanism._parameter_constraints,
         "max_distortion": [Interval(Real, 0, None, closed="left")],
-        "objective": [StrOptions({"average_leakage", "maximum_leakage"})],
+        "leakage": [StrOptions({"average", "maximum"})],
         "distortion": [StrOptions(set(DISTORTIONS)), "array-like", callable],
         "observation": [StrOptions({"released", "full"})],
         "output_alphabet": [None, "array-like"],
@@ -203,7 +198,7 @@ default="hamming"
         self,
         max_distortion=0.1,
         *,
-        objective="average_leakage",
+        leakage="average",
         distortion="hamming",
         observation="released",
         output_alphabet=None,
@@ -219,7 +214,7 @@ default="hamming"
         random_state=None,
     ):
         self.max_distortion = max_distortion
-        self.objective = objective
+        self.leakage = leakage
         self.distortion = distortion
         self.observation = observation
         self.output_alphabet = output_alphabet
@@ -292,7 +287,7 @@ default="hamming"
         # no iterative solve ran).
         self.n_iter_ = max(1, int(result["n_iter"]))
         self.leakage_ = (
-            self.average_leakage_ if self.objective == "average_leakage" else self.maximum_leakage_
+            self.average_leakage_ if self.leakage == "average" else self.maximum_leakage_
         )
         self.distortion_measure_ = self.distortion if isinstance(self.distortion, str) else "custom"
         self._check_not_a_no_op()
@@ -368,7 +363,7 @@ default="hamming"
             tol=self.tol,
             verbose=self.verbose,
         )
-        if self.objective == "average_leakage":
+        if self.leakage == "average":
             return min_average_leakage_mapping(
                 joint, distortion, self.max_distortion, max_iter=self.max_iter, **kwargs
             )

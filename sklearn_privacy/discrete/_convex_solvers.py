@@ -37,7 +37,6 @@ or ``delta``), so that a sweep re-solves without rebuilding.
 """
 
 import time
-import warnings
 
 import numpy as np
 from sklearn.utils import Bunch
@@ -65,7 +64,6 @@ from sklearn_privacy.discrete._convex_programs import (
     _run_conic,
     _solver_chain,
 )
-from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import max_information_leakage, mutual_information
 
 __all__ = [
@@ -121,11 +119,12 @@ class ConvexMappingResult(Bunch):
     ----------
     mapping : ndarray of shape (n_y, n_u)
         ``P(U=u | Y=y)``: rows on the simplex, within the budget.
-    objective : {"average_leakage", "maximum_leakage"}
+    leakage_measure : {"average", "maximum"}
         The leakage the function minimised, named as
-        :class:`ConvexPrivacyMapping`'s ``objective`` (and as the key holding it).
+        :class:`ConvexPrivacyMapping`'s ``leakage`` parameter.
     leakage : float
-        The minimised leakage of ``mapping`` in nats: ``result[objective]``.
+        The minimised leakage of ``mapping`` in nats: ``average_leakage`` or
+        ``maximum_leakage``, as ``leakage_measure`` says.
     average_leakage : float
         ``I(S; U)`` of ``mapping``, in nats.
     maximum_leakage : float
@@ -167,12 +166,6 @@ class ConvexMappingResult(Bunch):
     min_maximum_leakage_mapping : Returns it for Thm. 2.
     leakage_distortion_curve : Returns one per budget.
 
-    Notes
-    -----
-    ``n_iter`` was called ``n_steps`` for the line search of
-    :func:`min_maximum_leakage_mapping` before 0.1. Reading ``n_steps``
-    returns ``n_iter`` with a :class:`FutureWarning` until 0.2.
-
     Examples
     --------
     >>> import numpy as np
@@ -180,22 +173,19 @@ class ConvexMappingResult(Bunch):
     >>> joint = np.array([[0.4, 0.1], [0.1, 0.4]])
     >>> result = min_maximum_leakage_mapping(joint, 1 - np.eye(2), 0.0)
     >>> list(result)
-    ['mapping', 'objective', 'leakage', 'average_leakage', 'maximum_leakage', 'distortion', \
+    ['mapping', 'leakage_measure', 'leakage', 'average_leakage', 'maximum_leakage', 'distortion', \
 'solver', 'n_iter', 'gap', 'epsilon', 'n_failed']
-    >>> result.objective, result.solver, result.n_iter, result.gap
-    ('maximum_leakage', 'closest', 0, 0.0)
+    >>> result.leakage_measure, result.solver, result.n_iter, result.gap
+    ('maximum', 'closest', 0, 0.0)
     >>> round(result["leakage"], 6) == round(result.maximum_leakage, 6) == 0.192745
     True
     """
-
-    # Keys renamed in 0.1, still readable (with a FutureWarning) until 0.2.
-    _RENAMED = {"n_steps": "n_iter"}
 
     def __init__(
         self,
         *,
         mapping,
-        objective,
+        leakage_measure,
         leakage,
         average_leakage,
         maximum_leakage,
@@ -208,7 +198,7 @@ class ConvexMappingResult(Bunch):
     ):
         super().__init__(
             mapping=mapping,
-            objective=objective,
+            leakage_measure=leakage_measure,
             leakage=leakage,
             average_leakage=average_leakage,
             maximum_leakage=maximum_leakage,
@@ -220,57 +210,14 @@ class ConvexMappingResult(Bunch):
             n_failed=n_failed,
         )
 
-    def __missing__(self, key):
-        # dict.__getitem__ (so also Bunch's attribute access) lands here for absent keys.
-        if key not in self._RENAMED:
-            raise KeyError(key)
-        new = self._RENAMED[key]
-        warnings.warn(
-            f"The result key {key!r} was renamed {new!r} in 0.1; {key!r} will be removed in "
-            f"0.2. Read result[{new!r}].",
-            FutureWarning,
-            stacklevel=user_stacklevel(),
-        )
-        return self[new]
-
-    def get(self, key, default=None):
-        """``result[key]`` if present (renamed keys included), else ``default``.
-
-        Parameters
-        ----------
-        key : str
-            The key.
-        default : object, default=None
-            What to return for an absent key.
-
-        Returns
-        -------
-        object
-
-        See Also
-        --------
-        ConvexMappingResult : The keys.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_privacy.discrete import min_average_leakage_mapping
-        >>> result = min_average_leakage_mapping(np.full((2, 2), 0.25), 1 - np.eye(2), 0.5)
-        >>> result.get("solver"), result.get("absent", "none")
-        ('constant', 'none')
-        """
-        if key not in self and key in self._RENAMED:
-            return self[key]
-        return super().get(key, default)
-
 
 def _result(
-    joint, distortion, Q, solver, *, objective, n_iter=0, gap=np.nan, epsilon=None, n_failed=0
+    joint, distortion, Q, solver, *, measure, n_iter=0, gap=np.nan, epsilon=None, n_failed=0
 ):
     """The :class:`ConvexMappingResult` of mapping ``Q`` for the (unmerged) ``joint``.
 
-    ``epsilon=None`` is the mapping's own maximum leakage for ``objective=
-    "maximum_leakage"`` (the forced mapping, which is the optimum), ``nan`` for
+    ``epsilon=None`` is the mapping's own maximum leakage for ``measure=
+    "maximum"`` (the forced mapping, which is the optimum), ``nan`` for
     average leakage.
     """
     p_y = joint.sum(axis=0)
@@ -279,12 +226,12 @@ def _result(
     average = mutual_information(release)
     maximum = max_information_leakage(release)
     if epsilon is None:
-        epsilon = maximum if objective == "maximum_leakage" else np.nan
+        epsilon = maximum if measure == "maximum" else np.nan
     # Plain Python numbers (the same doubles), whichever path computed them.
     return ConvexMappingResult(
         mapping=Q,
-        objective=objective,
-        leakage=float(average if objective == "average_leakage" else maximum),
+        leakage_measure=measure,
+        leakage=float(average if measure == "average" else maximum),
         average_leakage=float(average),
         maximum_leakage=float(maximum),
         distortion=float(_expected_distortion(Q, p_y, distortion)),
@@ -344,7 +291,7 @@ def min_average_leakage_mapping(
     -------
     result : ConvexMappingResult
         A :class:`~sklearn.utils.Bunch` with the keys ``mapping`` (n_y, n_u),
-        ``objective`` (``"average_leakage"``), ``leakage`` (the minimised
+        ``leakage_measure`` (``"average"``), ``leakage`` (the minimised
         ``I(S; U)``, nats), ``average_leakage`` and ``maximum_leakage`` (nats),
         ``distortion``, ``solver`` (what produced the mapping), ``n_iter``
         (first-order iterations, 1 for a conic solve, 0 when none ran),
@@ -381,11 +328,11 @@ def min_average_leakage_mapping(
         Q = np.zeros(distortion.shape)
         Q[:, int(np.argmin(constant))] = 1.0
         _say(verbose, "a constant release meets the budget: zero leakage.")
-        return _result(joint, distortion, Q, "constant", objective="average_leakage")
+        return _result(joint, distortion, Q, "constant", measure="average")
     forced = _forced_mapping(distortion, p_y, max_distortion)
     if forced is not None:
         _say(verbose, "the budget is the least achievable distortion: one feasible mapping.")
-        return _result(joint, distortion, forced, "closest", objective="average_leakage", gap=0.0)
+        return _result(joint, distortion, forced, "closest", measure="average", gap=0.0)
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
     errors = []
     program = _program
@@ -406,7 +353,7 @@ def min_average_leakage_mapping(
                 distortion,
                 Q,
                 "first-order",
-                objective="average_leakage",
+                measure="average",
                 gap=gap,
                 n_iter=n_iter,
             )
@@ -421,7 +368,7 @@ def min_average_leakage_mapping(
             continue
         _say(verbose, f"solved with {name}.")
         Q = _clean_mapping(Q, p_y, distortion, max_distortion)
-        return _result(full_joint, distortion, Q, name, objective="average_leakage", n_iter=1)
+        return _result(full_joint, distortion, Q, name, measure="average", n_iter=1)
     raise ConvexSolverError(
         "No solver produced the average-leakage mapping: " + "; ".join(errors) + ". Try "
         "solver='first-order', or another solver (solver='SCS', solver_options=...)."
@@ -482,8 +429,8 @@ def min_maximum_leakage_mapping(
     -------
     result : ConvexMappingResult
         A :class:`~sklearn.utils.Bunch` with the keys of
-        :func:`min_average_leakage_mapping`: ``mapping``, ``objective``
-        (``"maximum_leakage"``), ``leakage`` (the minimised maximum leakage,
+        :func:`min_average_leakage_mapping`: ``mapping``, ``leakage_measure``
+        (``"maximum"``), ``leakage`` (the minimised maximum leakage,
         nats), ``average_leakage``, ``maximum_leakage``, ``distortion``,
         ``solver``, ``n_iter`` (steps of the line search, each one convex
         program, or first-order iterations; 0 when none ran), ``gap``,
@@ -522,13 +469,11 @@ def min_maximum_leakage_mapping(
     Q_hi, used = _independent_release_mapping(joint, distortion, max_distortion), "HIGHS"
     if Q_hi is not None:
         _say(verbose, "a release independent of S meets the budget: eps = 0.")
-        return _result(full_joint, distortion, Q_hi, used, objective="maximum_leakage", epsilon=0.0)
+        return _result(full_joint, distortion, Q_hi, used, measure="maximum", epsilon=0.0)
     forced = _forced_mapping(distortion, p_y, max_distortion)
     if forced is not None:
         _say(verbose, "the budget is the least achievable distortion: one feasible mapping.")
-        return _result(
-            full_joint, distortion, forced, "closest", objective="maximum_leakage", gap=0.0
-        )
+        return _result(full_joint, distortion, forced, "closest", measure="maximum", gap=0.0)
     if chain == ["first-order"]:
         started = time.perf_counter()
         Q_hi, hi, lo, n_iter = first_order_maximum(
@@ -544,7 +489,7 @@ def min_maximum_leakage_mapping(
             distortion,
             Q_hi,
             "first-order",
-            objective="maximum_leakage",
+            measure="maximum",
             n_iter=n_iter,
             gap=hi - lo,
             epsilon=hi,
@@ -557,7 +502,7 @@ def min_maximum_leakage_mapping(
         distortion,
         Q_hi,
         used,
-        objective="maximum_leakage",
+        measure="maximum",
         n_iter=n_steps,
         epsilon=hi,
         n_failed=n_failed,

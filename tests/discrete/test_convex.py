@@ -47,7 +47,7 @@ def test_same_random_state_same_release():
 def test_maximum_and_full_observation_modes():
     X = _data()
     avg = ConvexPrivacyMapping(0.2, sensitive=[0]).fit(X)
-    mx = ConvexPrivacyMapping(0.2, objective="maximum_leakage", sensitive=[0]).fit(X)
+    mx = ConvexPrivacyMapping(0.2, leakage="maximum", sensitive=[0]).fit(X)
     full = ConvexPrivacyMapping(0.2, observation="full", sensitive=[0], random_state=0).fit(X)
     assert mx.maximum_leakage_ <= avg.maximum_leakage_ + 1e-6
     assert avg.average_leakage_ <= mx.average_leakage_ + 1e-7

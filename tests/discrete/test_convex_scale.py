@@ -100,7 +100,7 @@ def test_issue_case_maximum_leakage_against_oracles(distortion):
     results = {}
     for budget in (0.2, 0.5, 1.0):
         mech = ConvexPrivacyMapping(
-            budget, objective="maximum_leakage", distortion=distortion, sensitive=[0]
+            budget, leakage="maximum", distortion=distortion, sensitive=[0]
         ).fit(X)
         results[budget] = mech
         assert mech.distortion_ <= budget + 1e-9
@@ -128,10 +128,10 @@ def test_ten_symbols_every_distortion_few_conic_solves():
     # LP, or a line search of at most 30 steps; none falls back to SCS.
     X = _issue_table()
     for distortion in ("hamming", "absolute", "squared"):
-        for objective in ("average_leakage", "maximum_leakage"):
+        for leakage in ("average", "maximum"):
             for budget in (0.2, 0.5, 1.0):
                 mech = ConvexPrivacyMapping(
-                    budget, objective=objective, distortion=distortion, sensitive=[0]
+                    budget, leakage=leakage, distortion=distortion, sensitive=[0]
                 ).fit(X)
                 assert mech.solver_ in {"CLARABEL", "HIGHS", "constant"}
                 assert mech.n_iter_ <= 30
@@ -287,9 +287,7 @@ def test_estimator_first_order_maximum_and_gap():
     s = rng.integers(0, 3, 4000)
     y = (s * 7 + rng.integers(0, n, 4000)) % n
     X = np.column_stack([s, y])
-    mech = ConvexPrivacyMapping(
-        0.2, objective="maximum_leakage", solver="first-order", sensitive=[0]
-    ).fit(X)
+    mech = ConvexPrivacyMapping(0.2, leakage="maximum", solver="first-order", sensitive=[0]).fit(X)
     assert mech.solver_ == "first-order"
     assert np.isfinite(mech.gap_) and mech.gap_ >= 0
     assert mech.distortion_ <= 0.2 + 1e-9

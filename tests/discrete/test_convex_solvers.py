@@ -349,7 +349,7 @@ def test_proportional_rows_of_s_are_merged_exactly(leakage):
 
 RESULT_KEYS = [
     "mapping",
-    "objective",
+    "leakage_measure",
     "leakage",
     "average_leakage",
     "maximum_leakage",
@@ -429,9 +429,9 @@ def test_every_public_function_returns_one_result_type_with_the_same_keys():
         assert type(result) is ConvexMappingResult, name
         assert isinstance(result, Bunch), name
         assert list(result) == RESULT_KEYS, name
-        objective = "maximum_leakage" if "maximum" in name else "average_leakage"
-        assert result["objective"] == result.objective == objective, name
-        assert result["leakage"] == result[objective], name
+        measure = "maximum" if "maximum" in name else "average"
+        assert result["leakage_measure"] == result.leakage_measure == measure, name
+        assert result["leakage"] == result[f"{measure}_leakage"], name
         # Every number is the mapping's own, recomputed here.
         Q = result["mapping"]
         assert result["average_leakage"] == pytest.approx(
@@ -451,23 +451,6 @@ def test_every_public_function_returns_one_result_type_with_the_same_keys():
         assert type(result["gap"]) is float and type(result["epsilon"]) is float, name
         assert _holds(gap, result["gap"], result), (name, result["gap"])
         assert _holds(epsilon, result["epsilon"], result), (name, result["epsilon"])
-
-
-def test_renamed_key_n_steps_reads_n_iter_with_a_future_warning():
-    joint, D = _random_instance(1)
-    least = min_achievable_distortion(joint, D)
-    budget = least + 0.4 * (min(joint.sum(axis=0) @ D) - least)
-    result = min_maximum_leakage_mapping(joint, D, budget)
-    assert result["n_iter"] > 0 and "n_steps" not in result
-    for read in (lambda: result["n_steps"], lambda: result.n_steps, lambda: result.get("n_steps")):
-        with pytest.warns(FutureWarning, match="'n_steps' was renamed 'n_iter'") as record:
-            assert read() == result["n_iter"]
-        assert record[0].filename == __file__  # points at the user's line
-    assert result.get("absent", "default") == "default"
-    with pytest.raises(KeyError):
-        result["absent"]
-    with pytest.raises(AttributeError):
-        _ = result.absent
 
 
 def test_result_pickles_with_its_keys():
