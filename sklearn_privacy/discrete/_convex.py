@@ -18,6 +18,7 @@ from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._distortion import DISTORTIONS, distortion_matrix
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from sklearn_privacy.utils._symbols import CategoricalSampler, RowIndex
 
 __all__ = ["ConvexPrivacyMapping"]
 
@@ -291,7 +292,8 @@ default="hamming"
         )
         self.distortion_measure_ = self.distortion if isinstance(self.distortion, str) else "custom"
         self._check_not_a_no_op()
-        self._cdf = self._cumulative(self.mapping_.reshape(-1, self.mapping_.shape[-1]))
+        table = np.maximum(self.mapping_.reshape(-1, self.mapping_.shape[-1]), 0.0)
+        self._sampler = CategoricalSampler(table)
 
     def get_tradeoff_knob(self):
         """``max_distortion``: a larger budget hides more.
@@ -333,7 +335,7 @@ default="hamming"
         rows = self._x_alphabet.encode(X)
         if self.observation == "full":
             rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
-        return self.output_records_[self._sample(rows, rng)]
+        return self.output_records_[self._sampler.draw(rows, rng)]
 
     def _observes_sensitive(self):
         return self.observation == "full"
@@ -348,9 +350,7 @@ default="hamming"
     def _distortion(self, X, Xt):
         """Mean distortion ``d(y, u)`` between released rows and their release."""
         y_codes = self._x_alphabet.encode(X, handle_unknown="nearest")
-        lookup = {tuple(row): i for i, row in enumerate(self.output_records_.tolist())}
-        Xt = np.asarray(Xt, dtype=object if self.output_records_.dtype == object else None)
-        u_codes = np.array([lookup.get(tuple(row), -1) for row in Xt.tolist()])
+        u_codes = RowIndex(self.output_records_).codes(Xt, name="Xt", unknown=-1)
         if np.any(u_codes < 0):
             raise ValueError("Xt holds records outside output_records_.")
         return float(np.mean(self.distortion_matrix_[y_codes, u_codes]))
@@ -428,18 +428,3 @@ default="hamming"
                     "be >= 0."
                 )
         return D
-
-    @staticmethod
-    def _cumulative(mapping):
-        cdf = np.cumsum(mapping, axis=1)
-        cdf /= cdf[:, -1:]
-        return cdf
-
-    def _sample(self, rows, rng):
-        """Inverse-CDF draw of one output per row index, vectorised over samples."""
-        n_u = self._cdf.shape[1]
-        # Row r's CDF shifted by r is increasing across rows: one searchsorted for all.
-        flat = (self._cdf + np.arange(self._cdf.shape[0])[:, None]).ravel()
-        draws = rows + rng.random(rows.shape[0])
-        u = np.searchsorted(flat, draws, side="right") - rows * n_u
-        return np.clip(u, 0, n_u - 1)
