@@ -475,7 +475,10 @@ class PPANTransformer(BaseMechanism):
         if self.tol is None or self.converged_ or self.n_iter_ < net.max_epochs:
             return  # no rule, the rule stopped it, or a callback (EarlyStopping) did
         rule = dict(net.callbacks_)["saddle_convergence"]
-        moved = ""
+        moved = (
+            f" the rule compares two windows of n_iter_no_change={self.n_iter_no_change} "
+            "epochs, more than were trained;"
+        )
         if rule.changes_ is not None:
             moved = (
                 f" over the last {2 * self.n_iter_no_change} epochs the mechanism objective "
@@ -503,9 +506,9 @@ class PPANTransformer(BaseMechanism):
         }[self.distortion_measure_]
         warnings.warn(
             f"PPANTransformer did not meet the distortion budget: distortion_ = "
-            f"{self.distortion_:.4g} against max_distortion = {budget:.4g} ({unit}). Raise "
-            "max_epochs (the multiplier of the budget rises every epoch), check that the "
-            "budget is in this unit, or raise lam.",
+            f"{self.distortion_:.4g} against max_distortion = {budget:.4g} ({unit}). Check "
+            "that the budget is in this unit, and raise max_epochs or lam (the penalty "
+            "weight).",
             ConvergenceWarning,
             stacklevel=user_stacklevel(),
         )
