@@ -10,7 +10,9 @@ TRUE model: the learned P(Z | W) combined with the exact pmf.
 1. Four budgets (0.1, 0.3, 0.5, 0.7), both observations: PPAN's leakage against
    eq. 9 (useful data) and eq. 8 (full data) at the distortion it achieves, the
    epochs, and the wall and CPU seconds of each fit. Claim: within 0.02 nats,
-   each fit at most 30 s.
+   each fit at most 30 s. Beside it, the gap of the convex program on the same
+   rows: what is left when the optimisation is exact is the sampling error of
+   1000 rows (the mapping is optimal for the rows, not for the model).
 2. Full data, nine budgets in [0, 0.5]: PPAN against estimate-then-optimise
    (``ConvexPrivacyMapping``, the convex program on the same 1000 samples),
    both measured as the gap to eq. 8 at their own distortion. Claim: PPAN's gap
@@ -82,13 +84,13 @@ def fit_convex(X, budget, observation):
         ).fit(X)
 
 
-def measure(X, pmf, budget, observation, seed, *, convex=False):
+def measure(X, pmf, budget, observation, seed, *, part):
     full = observation == "full"
     theory = THEORY[observation]
     mech, wall, cpu, caught = fit_ppan(X, budget, observation, seed)
     leak, dist = true_operating_point(mech, pmf, full)
     row = {
-        "part": "convex" if convex else "defaults",
+        "part": part,
         "observation": observation,
         "budget": float(budget),
         "ppan_distortion": dist,
@@ -102,14 +104,14 @@ def measure(X, pmf, budget, observation, seed, *, convex=False):
         "ppan_warnings": len(caught),
     }
     row["ppan_gap"] = row["ppan_leakage"] - row["theory_at_ppan"]
-    if convex:
-        c_leak, c_dist = true_operating_point(fit_convex(X, budget, observation), pmf, full)
-        row.update(
-            convex_distortion=c_dist,
-            convex_leakage=c_leak,
-            theory_at_convex=float(theory(M, P, min(c_dist, 1.0))),
-        )
-        row["convex_gap"] = c_leak - row["theory_at_convex"]
+    # estimate-then-optimise on the same rows
+    c_leak, c_dist = true_operating_point(fit_convex(X, budget, observation), pmf, full)
+    row.update(
+        convex_distortion=c_dist,
+        convex_leakage=c_leak,
+        theory_at_convex=float(theory(M, P, min(c_dist, 1.0))),
+    )
+    row["convex_gap"] = c_leak - row["theory_at_convex"]
     return row
 
 
@@ -124,12 +126,12 @@ def main():
     s, y = make_symmetric_pair(args.n_samples, m=M, p=P, random_state=args.seed)
     X = np.c_[s, y]
     rows = [
-        measure(X, pmf, budget, observation, args.seed)
+        measure(X, pmf, budget, observation, args.seed, part="defaults")
         for observation in ("released", "full")
         for budget in BUDGETS
     ]
     rows += [
-        measure(X, pmf, budget, "full", args.seed, convex=True)
+        measure(X, pmf, budget, "full", args.seed, part="convex")
         for budget in np.linspace(0.0, 0.5, 9)
     ]
     wall = time.perf_counter() - start
@@ -145,7 +147,7 @@ def main():
     print("1. default settings, leakage under the true model against the optimum")
     print(
         f"{'obs':8s} {'budget':>6s} {'D':>7s} {'I(S;Z)':>7s} {'optimum':>8s} {'gap':>7s} "
-        f"{'epochs':>6s} {'conv':>5s} {'wall s':>6s} {'cpu s':>6s} {'warn':>4s}"
+        f"{'gap_cvx':>7s} {'epochs':>6s} {'conv':>5s} {'wall s':>6s} {'cpu s':>6s} {'warn':>4s}"
     )
     ok = True
     for r in rows:
@@ -156,8 +158,8 @@ def main():
         print(
             f"{r['observation']:8s} {r['budget']:6.2f} {r['ppan_distortion']:7.4f} "
             f"{r['ppan_leakage']:7.4f} {r['theory_at_ppan']:8.4f} {r['ppan_gap']:+7.4f} "
-            f"{r['ppan_epochs']:6d} {str(r['ppan_converged']):>5s} {r['ppan_wall_s']:6.2f} "
-            f"{r['ppan_cpu_s']:6.2f} {r['ppan_warnings']:4d}"
+            f"{r['convex_gap']:+7.4f} {r['ppan_epochs']:6d} {str(r['ppan_converged']):>5s} "
+            f"{r['ppan_wall_s']:6.2f} {r['ppan_cpu_s']:6.2f} {r['ppan_warnings']:4d}"
         )
     for obs in ("released", "full"):
         sub = [r for r in rows if r["part"] == "defaults" and r["observation"] == obs]
@@ -165,8 +167,14 @@ def main():
             f"{obs}: largest |gap| to {EQUATION[obs]} = "
             f"{max(abs(r['ppan_gap']) for r in sub):.4f} nats (claim <= {GAP_CLAIM}); "
             f"slowest fit {max(r['ppan_wall_s'] for r in sub):.2f} s wall (claim <= "
-            f"{SECONDS_CLAIM:.0f})"
+            f"{SECONDS_CLAIM:.0f}); the convex program's largest gap on the same rows "
+            f"{max(abs(r['convex_gap']) for r in sub):.4f}"
         )
+    first = [r for r in rows if r["part"] == "defaults"]
+    print(
+        "training's share (PPAN's gap minus the convex program's on the same rows), largest: "
+        f"{max(r['ppan_gap'] - r['convex_gap'] for r in first):+.4f} nats"
+    )
     print()
     print("2. full data: PPAN (defaults) against estimate-then-optimise, gaps to eq. 8")
     print(
