@@ -428,6 +428,7 @@ class TradeoffDisplay:
 
     @property
     def annotations_(self):
+        """The point labels shown by the last layout (see the class Attributes)."""
         return [text for text in getattr(self, "_labels", []) if text.get_visible()]
 
     def _series_names(self, groups, name):
