@@ -5,12 +5,10 @@ This module draws. What it draws is read from search and sweep results in
 geometry of ``_label_layout.py``.
 """
 
-import warnings
 from numbers import Real
 
 import numpy as np
 
-from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.model_selection import pareto_front, tradeoff_curve
 from sklearn_privacy.plotting._cv_results import (
     SWEEP_LEAKAGE_AXIS,
@@ -19,7 +17,7 @@ from sklearn_privacy.plotting._cv_results import (
     search_display_kwargs,
     tradeoff_display_kwargs,
 )
-from sklearn_privacy.utils import _sklearn_compat
+from sklearn_privacy.utils._sklearn_compat import check_matplotlib_support
 
 __all__ = ["TradeoffDisplay"]
 
@@ -44,24 +42,6 @@ _CONSTRUCTOR_KEYS = (
     "baselines",
     "theory",
 )
-
-
-def _check_matplotlib_support(caller_name):
-    """scikit-learn's ``check_matplotlib_support`` (private there since 1.5).
-
-    It enters through ``utils/_sklearn_compat.py``; until that module exports
-    it, the same check is made here.
-    """
-    check = getattr(_sklearn_compat, "check_matplotlib_support", None)
-    if check is not None:
-        return check(caller_name)
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(
-            f"{caller_name} requires matplotlib. You can install matplotlib with "
-            "`pip install matplotlib` (or `pip install 'sklearn-privacy[plot]'`)."
-        ) from exc
 
 
 def _as_1d(values, name, size=None):
@@ -345,7 +325,7 @@ class TradeoffDisplay:
         ['funnel', 'other', 'Pareto front']
         >>> plt.close("all")
         """
-        _check_matplotlib_support(f"{type(self).__name__}.plot")
+        check_matplotlib_support(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt
 
         from sklearn_privacy.plotting._axes_layout import AxesLayout
@@ -682,9 +662,8 @@ class TradeoffDisplay:
         ``privacy`` steps, or any parameter whose values are estimators), each
         mechanism is a series of its own, named after its class.
 
-        .. versionadded:: 0.1
-           Replaces ``from_cv_results``, a name that scikit-learn's displays
-           give to a constructor taking ``cross_validate`` output.
+        Not ``from_cv_results``: scikit-learn's displays give that name to a
+        constructor taking ``cross_validate`` output.
 
         Parameters
         ----------
@@ -772,42 +751,6 @@ class TradeoffDisplay:
         )
         display = cls(**{**points, **init_kwargs}, baselines=baselines, theory=theory)
         return display.plot(ax=ax, **plot_kwargs)
-
-    @classmethod
-    def from_cv_results(cls, cv_results, **kwargs):
-        """Deprecated alias of :meth:`from_search`.
-
-        .. deprecated:: 0.1
-           ``from_cv_results`` takes a search's ``cv_results_``, whereas
-           scikit-learn's displays give that name to a constructor taking
-           ``cross_validate`` output; use :meth:`from_search`, which takes the
-           same arguments. The alias will be removed in 0.2.
-
-        Parameters
-        ----------
-        cv_results : fitted search or dict
-            See ``search`` in :meth:`from_search`.
-        **kwargs
-            The other parameters of :meth:`from_search`.
-
-        Returns
-        -------
-        display : TradeoffDisplay
-            Drawn.
-
-        See Also
-        --------
-        TradeoffDisplay.from_search : What to call instead.
-        """
-        warnings.warn(
-            "TradeoffDisplay.from_cv_results is deprecated since 0.1 and will be removed in "
-            "0.2: use TradeoffDisplay.from_search, which takes the same arguments (a fitted "
-            "search or its cv_results_). scikit-learn's displays give the name "
-            "from_cv_results to a constructor taking cross_validate output.",
-            FutureWarning,
-            stacklevel=user_stacklevel(),
-        )
-        return cls.from_search(cv_results, **kwargs)
 
 
 def _renderer(figure):

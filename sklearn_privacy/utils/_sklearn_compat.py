@@ -7,6 +7,7 @@ the library imports them from here, so that a change in scikit-learn is met once
 
 from sklearn.base import _fit_context
 from sklearn.utils import _safe_indexing
+from sklearn.utils._optional_dependencies import check_matplotlib_support
 from sklearn.utils._param_validation import (
     HasMethods,
     Hidden,
@@ -34,5 +35,6 @@ __all__ = [
     "_num_samples",
     "_routing_enabled",
     "_safe_indexing",
+    "check_matplotlib_support",
     "validate_params",
 ]

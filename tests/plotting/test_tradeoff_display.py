@@ -290,17 +290,6 @@ def test_errors(pyplot):
         TradeoffDisplay([0.1, 0.2], [0.5, 0.6], series=["a", "b"]).plot(name=["a"])
 
 
-def test_from_cv_results_is_a_deprecated_alias(pyplot, two_mechanism_search):
-    with pytest.warns(FutureWarning, match="from_search") as record:
-        old = TradeoffDisplay.from_cv_results(two_mechanism_search, negate_leakage=False)
-    assert len(record) == 1
-    assert record[0].filename == __file__  # the warning points at the caller's line
-    new = TradeoffDisplay.from_search(two_mechanism_search, negate_leakage=False)
-    np.testing.assert_array_equal(old.leakage, new.leakage)
-    np.testing.assert_array_equal(old.utility, new.utility)
-    assert old.param_range == new.param_range
-
-
 def test_from_search_refuses_cross_validate_output(pyplot):
     X = np.c_[np.arange(20) % 2, np.arange(20)]
     y = (np.arange(20) > 9).astype(int)
