@@ -22,7 +22,8 @@ from sklearn_privacy.adversarial._inputs import (
 )
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.utils import TradeoffKnob, is_continuous
-from sklearn_privacy.utils._sklearn_compat import Hidden, Interval, StrOptions
+from sklearn_privacy.utils._docstring import Substitution
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._symbols import CategoricalSampler
 
 __all__ = ["PPANTransformer"]
@@ -34,6 +35,7 @@ _DISTORTIONS = {"auto", "hamming", "squared", "cross_entropy", "mutual_informati
 _FLOAT32_SAFE = 1e18
 
 
+@Substitution()
 class PPANTransformer(BaseMechanism):
     """Privacy-preserving adversarial network: a release mechanism trained against an adversary.
 
@@ -173,17 +175,9 @@ class PPANTransformer(BaseMechanism):
         distinct rows (records) of the released columns, the size of the
         table the mechanism learns. ``release="auto"`` chooses a continuous
         release above it.
-    max_categories : int
-        Deprecated alias of ``max_records`` (it counted distinct rows, while
-        elsewhere in the library ``max_categories`` counts the values of one
-        column).
-
-        .. deprecated:: 0.2
-           Use ``max_records``; ``max_categories`` will be removed in 0.3.
     verbose : int, default=0
         Handed to the net: 1 prints skorch's epoch table.
-    sensitive : int, str, array-like or None, default=None
-        Columns of ``X`` holding S; ``None`` to pass S as ``fit(..., sensitive=S)``.
+    {sensitive}
     random_state : int, RandomState, Generator or None, default=None
         Seeds training (torch, inside ``torch.random.fork_rng``: the global
         torch state is left as it was) and, through an independent stream,
@@ -302,10 +296,6 @@ class PPANTransformer(BaseMechanism):
         "train_split": [None, callable],
         "device": [str],
         "max_records": [Interval(Integral, 2, None, closed="left")],
-        "max_categories": [
-            Interval(Integral, 2, None, closed="left"),
-            Hidden(StrOptions({"deprecated"})),
-        ],
     }
 
     _requires_sensitive = True
@@ -334,7 +324,6 @@ class PPANTransformer(BaseMechanism):
         train_split=None,
         device="cpu",
         max_records=1000,
-        max_categories="deprecated",
         verbose=0,
         sensitive=None,
         random_state=None,
@@ -360,7 +349,6 @@ class PPANTransformer(BaseMechanism):
         self.train_split = train_split
         self.device = device
         self.max_records = max_records
-        self.max_categories = max_categories
         self.verbose = verbose
         self.sensitive = sensitive
         self.random_state = random_state
@@ -621,22 +609,9 @@ class PPANTransformer(BaseMechanism):
         return super()._distortion(X, Xt)
 
     # ---------------------------------------------------------------- helpers
-    def _max_records(self):
-        """``max_records``, or the deprecated ``max_categories`` when it is given."""
-        if self.max_categories == "deprecated":
-            return self.max_records
-        warnings.warn(
-            "PPANTransformer: max_categories was renamed max_records (it counts the distinct "
-            "rows of the released columns, not the values of one column) in 0.2 and will be "
-            "removed in 0.3; max_records is ignored while max_categories is set.",
-            FutureWarning,
-            stacklevel=user_stacklevel(),
-        )
-        return self.max_categories
-
     def _choose_release(self, X, y):
         distortion, release = self.distortion, self.release
-        max_records = self._max_records()
+        max_records = self.max_records
         n_records = np.unique(X, axis=0).shape[0]
         finite = not is_continuous(X) and n_records <= max_records
         if release == "auto":

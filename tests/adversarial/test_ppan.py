@@ -438,15 +438,13 @@ def test_ppan_fits_string_categories_and_releases_them():
     assert set(arr.transform(frame.to_numpy(object))[:, 0]) <= {"x", "y", "z"}
 
 
-def test_max_categories_is_a_deprecated_alias_of_max_records(pair):
-    """max_categories counted distinct rows here, values of one column elsewhere: renamed."""
+def test_max_records_bounds_the_distinct_rows(pair):
+    """Renamed from max_categories, which elsewhere bounds the values of one column."""
     with pytest.raises(ValueError, match="max_records=5 distinct rows; X has 10"):
         _small(sensitive=[0], release="categorical", max_records=5).fit(pair)
-    with pytest.warns(FutureWarning, match="renamed max_records") as caught:
-        old = _small(sensitive=[0], max_categories=5).fit(pair)
-    assert caught[0].filename == __file__
-    assert old.release_ == "universal"  # 10 distinct rows > 5: not a finite release
     assert _small(sensitive=[0], max_records=5).fit(pair).release_ == "universal"
+    assert _small(sensitive=[0], max_records=10).fit(pair).release_ == "categorical"
+    assert "max_categories" not in PPANTransformer().get_params()
 
 
 @pytest.mark.parametrize("observation", ["released", "full"])
