@@ -123,11 +123,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     ...     _requires_sensitive = False
     ...     _tradeoff_knob = TradeoffKnob("scale", "smaller", low=0.0, high=2.0)
     ...
-    ...     def __init__(self, scale=1.0, *, sensitive=None, random_state=None, verbose=0):
+    ...     def __init__(self, scale=1.0, *, sensitive=None, random_state=None):
     ...         self.scale = scale
     ...         self.sensitive = sensitive
     ...         self.random_state = random_state
-    ...         self.verbose = verbose
     ...
     ...     def _fit_mechanism(self, X, S, y, sample_weight):
     ...         return self
@@ -152,7 +151,6 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     _parameter_constraints: dict = {
         "sensitive": [None, Integral, str, "array-like", Hidden(slice)],
         "random_state": ["random_state", np.random.Generator],
-        "verbose": ["verbose"],
     }
 
     _requires_sensitive = True

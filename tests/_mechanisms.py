@@ -20,11 +20,10 @@ class NoisyRelease(BaseMechanism):
 
     _tradeoff_knob = TradeoffKnob("scale", "smaller", low=0.0, high=10.0)
 
-    def __init__(self, scale=1.0, *, sensitive=None, random_state=None, verbose=0):
+    def __init__(self, scale=1.0, *, sensitive=None, random_state=None):
         self.scale = scale
         self.sensitive = sensitive
         self.random_state = random_state
-        self.verbose = verbose
 
     def _fit_mechanism(self, X, S, y, sample_weight=None):
         self.n_sensitive_ = 0 if S is None else S.shape[1]
@@ -43,11 +42,10 @@ class RandomizedResponse(BaseMechanism):
     }
     _categorical_input = True
 
-    def __init__(self, flip=0.5, *, sensitive=None, random_state=None, verbose=0):
+    def __init__(self, flip=0.5, *, sensitive=None, random_state=None):
         self.flip = flip
         self.sensitive = sensitive
         self.random_state = random_state
-        self.verbose = verbose
 
     def _fit_mechanism(self, X, S, y, sample_weight=None):
         self.pool_ = X.copy()
@@ -79,6 +77,7 @@ class NetRelease(BaseMechanism):
         "noise": [Interval(Real, 0, None, closed="left")],
         "max_epochs": [Interval(Integral, 1, None, closed="left")],
         "lr": [Interval(Real, 0, None, closed="neither")],
+        "verbose": ["verbose"],
     }
     _requires_sensitive = False
     _tradeoff_knob = TradeoffKnob("noise", "smaller", low=0.0, high=2.0)

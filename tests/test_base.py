@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from _mechanisms import NoisyRelease, RandomizedResponse
+from _mechanisms import NetRelease, NoisyRelease, RandomizedResponse
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -192,9 +192,11 @@ def test_gib_feature_names_are_validated():
         gib.get_feature_names_out(["a", "b", "c", "d", "e"])
 
 
-@pytest.mark.parametrize("make", [NoisyRelease, RandomizedResponse], ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "make", [NoisyRelease, RandomizedResponse, NetRelease], ids=lambda c: c.__name__
+)
 def test_the_test_doubles_pass_scikit_learns_parameter_validation_check(make):
-    """The doubles that prove the contract follow it (they missed ``verbose`` before)."""
+    """The doubles that prove the contract follow it (scikit-learn's parameter-validation check)."""
     from sklearn.utils.estimator_checks import check_param_validation
 
     check_param_validation(make.__name__, make())

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
@@ -73,6 +74,25 @@ def _ppan_undertrained():
     mech._leakage_from_a_fresh_estimate(np.c_[RNG.normal(size=300), s], s)
 
 
+def _ppan_too_few_epochs():
+    PPANTransformer(max_distortion=0.3, sensitive=["s"], max_epochs=2, random_state=0).fit(LABELS)
+
+
+def _ppan_budget_missed():
+    PPANTransformer(
+        max_distortion=0.01,
+        sensitive=[2],
+        release="gaussian",
+        max_epochs=2,
+        tol=None,
+        random_state=0,
+    ).fit(np.c_[X, RNG.integers(0, 2, 300)])
+
+
+def _ppan_no_distortion_allowed():
+    PPANTransformer(max_distortion=0.0, sensitive=["s"], max_epochs=2, random_state=0).fit(LABELS)
+
+
 CASES = [
     (_dp_seeded, PrivacyLeakWarning, "carries the seed"),
     (_dp_seeded_in_a_pipeline, PrivacyLeakWarning, "carries the seed"),
@@ -83,6 +103,9 @@ CASES = [
     (_merged_nothing, UserWarning, "merged nothing"),
     (_convex_carries_nothing, UserWarning, "carries no information"),
     (_ppan_undertrained, UserWarning, "undertrained"),
+    (_ppan_too_few_epochs, ConvergenceWarning, "Raise max_epochs"),
+    (_ppan_budget_missed, ConvergenceWarning, "did not meet the distortion budget"),
+    (_ppan_no_distortion_allowed, UserWarning, "allows no distortion"),
 ]
 
 

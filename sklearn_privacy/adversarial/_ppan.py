@@ -175,8 +175,8 @@ class PPANTransformer(BaseMechanism):
         distinct rows (records) of the released columns, the size of the
         table the mechanism learns. ``release="auto"`` chooses a continuous
         release above it.
-    verbose : int, default=0
-        Handed to the net: 1 prints skorch's epoch table.
+    {verbose}
+        Here it is handed to the net: ``1`` prints skorch's epoch table.
     {sensitive}
     random_state : int, RandomState, Generator or None, default=None
         Seeds training (torch, inside ``torch.random.fork_rng``: the global
@@ -280,6 +280,7 @@ class PPANTransformer(BaseMechanism):
         "release": [StrOptions(_RELEASES)],
         "distortion": [StrOptions(_DISTORTIONS)],
         "observation": [StrOptions({"released", "full"})],
+        "verbose": ["verbose"],
         "hidden_layer_sizes": [tuple, list],
         "activation": [StrOptions({"auto", "relu", "leaky_relu", "tanh"})],
         "n_noise": [Interval(Integral, 1, None, closed="left")],
@@ -410,6 +411,14 @@ class PPANTransformer(BaseMechanism):
 
         device = resolve_device(self.device)
         X = np.asarray(X, dtype=np.float64)
+        if self.max_distortion == 0:
+            warnings.warn(
+                "PPANTransformer(max_distortion=0) allows no distortion: the only mechanism "
+                "within the budget releases X unchanged and hides nothing (leakage_ is "
+                "I(S; X)). Raise max_distortion.",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
         if sample_weight is not None and np.ptp(sample_weight) == 0:
             # Constant weights cancel in every batch-normalised loss and in the plug-in
             # estimates: the unweighted fit, draw for draw.

@@ -48,6 +48,7 @@ class _MergeMechanism(BaseMechanism):
     _parameter_constraints: dict = {
         **BaseMechanism._parameter_constraints,
         "objective": [StrOptions({"funnel", "bottleneck"})],
+        "verbose": ["verbose"],
         "output": [StrOptions({"symbol", "onehot", "sample"})],
         "handle_unknown": [StrOptions({"error", "nearest"})],
         "smoothing": [Interval(Real, 0, None, closed="left")],

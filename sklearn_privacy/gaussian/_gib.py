@@ -106,9 +106,6 @@ class GaussianIBTransformer(_GaussianMechanism):
         The funnel needs S; with the bottleneck only ``leakage_`` of a public
         fit reads it.
     {random_state_dp}
-    verbose : int, default=0
-        Accepted for the shared contract; the fit is closed-form and prints
-        nothing.
 
     Attributes
     ----------
@@ -203,7 +200,6 @@ class GaussianIBTransformer(_GaussianMechanism):
         fit_epsilon=None,
         sensitive=None,
         random_state=None,
-        verbose=0,
     ):
         self.beta = beta
         self.objective = objective
@@ -216,7 +212,6 @@ class GaussianIBTransformer(_GaussianMechanism):
         self.fit_epsilon = fit_epsilon
         self.sensitive = sensitive
         self.random_state = random_state
-        self.verbose = verbose
 
     def get_tradeoff_knob(self):
         """``beta`` (bottleneck) or ``disclosure`` (funnel): larger releases more.

@@ -76,9 +76,6 @@ class L2CompressionDP(_GaussianMechanism):
     {sensitive}
         Optional: only ``leakage_`` of a public fit reads S.
     {random_state_dp}
-    verbose : int, default=0
-        Accepted for the shared contract; the fit is closed-form and prints
-        nothing.
 
     Attributes
     ----------
@@ -187,7 +184,6 @@ class L2CompressionDP(_GaussianMechanism):
         fit_epsilon=None,
         sensitive=None,
         random_state=None,
-        verbose=0,
     ):
         self.epsilon = epsilon
         self.beta = beta
@@ -198,7 +194,6 @@ class L2CompressionDP(_GaussianMechanism):
         self.fit_epsilon = fit_epsilon
         self.sensitive = sensitive
         self.random_state = random_state
-        self.verbose = verbose
 
     def get_tradeoff_knob(self):
         """``epsilon`` (or ``beta`` when given): larger releases more.
