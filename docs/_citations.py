@@ -28,7 +28,7 @@ import re
 # is recognised too.
 PAPERS = {
     "dp-compression-kohler2018": "kohler2018",
-    "ppan-tripathy2017": "tripathy2019",
+    "ppan-tripathy2017": "tripathy2017",
     "privacy-funnel-makhdoumi2014": "makhdoumi2014",
     "privacy-statistical-inference-calmon2012": "calmon2012",
     "submodular-funnel-ding": "ding2019",

@@ -28,11 +28,11 @@ citations = _load("_citations", DOCS / "_citations.py")
     [
         (
             "    while the adversary maximises ``E log Q(S|Z)`` (ppan-tripathy2017, eq. 3-5),",
-            "    while the adversary maximises ``E log Q(S|Z)`` :cite:p:`tripathy2019{eq. 3-5}`,",
+            "    while the adversary maximises ``E log Q(S|Z)`` :cite:p:`tripathy2017{eq. 3-5}`,",
         ),
         (
             "Privacy-preserving adversarial networks (ppan-tripathy2017) on PyTorch.",
-            "Privacy-preserving adversarial networks :cite:p:`tripathy2019` on PyTorch.",
+            "Privacy-preserving adversarial networks :cite:p:`tripathy2017` on PyTorch.",
         ),
         (
             "(privacy-funnel-makhdoumi2014 sec. V, Thm. 2) with S sensitive",
@@ -48,7 +48,7 @@ citations = _load("_citations", DOCS / "_citations.py")
         ),
         (
             "The empirical attack of ppan-tripathy2017 (Fig. 9): the classifier is",
-            "The empirical attack of :cite:t:`tripathy2019{Fig. 9}`: the classifier is",
+            "The empirical attack of :cite:t:`tripathy2017{Fig. 9}`: the classifier is",
         ),
         (
             "privacy-funnel-makhdoumi2014, Thm. 1: an adversary who picks a belief",
@@ -85,9 +85,9 @@ def test_cite_lines_across_a_line_break():
     ]
     assert [line.replace("\u2060\u00a0", " ") for line in citations.cite_lines(lines)] == [
         "condition that holds only for epsilon < 1 (:cite:alp:`kohler2018`,",
-        "Thm. 1.2.2). Then :cite:t:`tripathy2019{sec. 3.1}` says",
+        "Thm. 1.2.2). Then :cite:t:`tripathy2017{sec. 3.1}` says",
         "",
-        ":cite:t:`tripathy2019` again",
+        ":cite:t:`tripathy2017` again",
     ]
 
 
