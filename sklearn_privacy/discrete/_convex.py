@@ -7,6 +7,7 @@ import numpy as np
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.discrete._convex_problem import _check_problem
 from sklearn_privacy.discrete._convex_solvers import (
     min_achievable_distortion,
     min_average_leakage_mapping,
@@ -420,11 +421,5 @@ default="hamming"
                     "row per distinct training row (input_records_, sorted) and one column per "
                     f"output record; got shape {D.shape}."
                 )
-            if not np.all(np.isfinite(D)):
-                raise ValueError("distortion contains NaN or infinite values.")
-            if np.any(D < 0):
-                raise ValueError(
-                    f"distortion has negative entries (smallest {D.min():.3g}); d(y, u) must "
-                    "be >= 0."
-                )
+            _, D = _check_problem(self.joint_, D)  # finite, non-negative
         return D
