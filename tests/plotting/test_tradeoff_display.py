@@ -185,14 +185,13 @@ def test_sparse_points_all_labelled(pyplot):
     assert sorted(t.get_text() for t in display.annotations_) == ["a", "b", "c", "d", "e"]
 
 
-@pytest.fixture(scope="module")
-def two_mechanism_search():
+def _census_search_data():
+    """S, a release column x correlated with S, a target y, and the pipeline the searches tune."""
     rng = np.random.default_rng(0)
     n = 600
     s = rng.integers(0, 2, n)
     x = 2 * rng.integers(0, 4, n) + (s ^ (rng.random(n) < 0.2))
     y = ((x // 2) >= 2) ^ (rng.random(n) < 0.1)
-    X = np.c_[s, x]
     pipe = Pipeline(
         [
             ("privacy", PrivacyFunnelTransformer(sensitive=[0])),
@@ -200,6 +199,13 @@ def two_mechanism_search():
             ("clf", LogisticRegression()),
         ]
     )
+    return s, x, y, pipe
+
+
+@pytest.fixture(scope="module")
+def two_mechanism_search():
+    s, x, y, pipe = _census_search_data()
+    X = np.c_[s, x]
     grid = [
         {
             "privacy": [PrivacyFunnelTransformer(sensitive=[0])],
@@ -419,18 +425,7 @@ def _overlap_counts(ax):
 
 @pytest.fixture(scope="module")
 def three_mechanism_search():
-    rng = np.random.default_rng(0)
-    n = 600
-    s = rng.integers(0, 2, n)
-    x = 2 * rng.integers(0, 4, n) + (s ^ (rng.random(n) < 0.2))
-    y = ((x // 2) >= 2) ^ (rng.random(n) < 0.1)
-    pipe = Pipeline(
-        [
-            ("privacy", PrivacyFunnelTransformer(sensitive=[0])),
-            ("onehot", OneHotEncoder(handle_unknown="ignore")),
-            ("clf", LogisticRegression()),
-        ]
-    )
+    s, x, y, pipe = _census_search_data()
     grid = [
         {
             "privacy": [PrivacyFunnelTransformer(sensitive=[0])],
