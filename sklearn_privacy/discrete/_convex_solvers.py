@@ -65,6 +65,7 @@ from sklearn_privacy.discrete._convex_programs import (
     _solver_chain,
 )
 from sklearn_privacy.information import max_information_leakage, mutual_information
+from sklearn_privacy.utils._docstring import Substitution
 
 __all__ = [
     "ConvexMappingResult",
@@ -243,6 +244,33 @@ def _result(
     )
 
 
+# Parameters the public solvers share, written once (filled in by Substitution).
+_SOLVER_DOCS = {
+    "problem": """\
+joint : array-like of shape (n_s, n_y)
+    Joint pmf ``P(S, Y)``.
+distortion : array-like of shape (n_y, n_u)
+    Distortion ``d(y, u) >= 0``.
+max_distortion : float
+    Budget on the expected distortion; at least
+    :func:`min_achievable_distortion`.""",
+    "solver_options": """\
+solver_options : dict, default=None
+    Keyword arguments for ``cvxpy.Problem.solve``.""",
+    "max_iter": """\
+max_iter : int, default=20000
+    Iteration limit of the first-order path.""",
+    "solver_verbose": """\
+verbose : int, default=0
+    Progress of the solver, on stdout: ``0`` silent; ``1`` one line per
+    stage (which solver ran, why one was abandoned, what the first-order
+    path or the line search took); ``2`` also the details of each stage
+    (the first-order path every 10 iterations for average leakage, at each
+    smoothing level for maximum leakage).""",
+}
+
+
+@Substitution(**_SOLVER_DOCS)
 def min_average_leakage_mapping(
     joint,
     distortion,
@@ -262,30 +290,17 @@ def min_average_leakage_mapping(
 
     Parameters
     ----------
-    joint : array-like of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)``.
-    distortion : array-like of shape (n_y, n_u)
-        Distortion ``d(y, u) >= 0``.
-    max_distortion : float
-        Budget on the expected distortion; at least
-        :func:`min_achievable_distortion`.
+    {problem}
     solver : str, default="auto"
         ``"auto"`` tries Clarabel, then SCS, then the first-order path (large
         problems go to the first-order path directly); ``"first-order"``; or the
         name of any installed cvxpy solver that handles exponential cones, which
         is then the only one tried.
-    solver_options : dict, default=None
-        Keyword arguments for ``cvxpy.Problem.solve``.
+    {solver_options}
     tol : float, default=1e-7
         Target accuracy (nats) of the first-order path.
-    max_iter : int, default=20000
-        Iteration limit of the first-order path.
-    verbose : int, default=0
-        Progress of the solver, on stdout: ``0`` silent; ``1`` one line per
-        stage (which solver ran, why one was abandoned, what the first-order
-        path or the line search took); ``2`` also the details of each stage
-        (the first-order path every 10 iterations for average leakage, at each
-        smoothing level for maximum leakage).
+    {max_iter}
+    {solver_verbose}
 
     Returns
     -------
@@ -375,6 +390,7 @@ def min_average_leakage_mapping(
     )
 
 
+@Substitution(**_SOLVER_DOCS)
 def min_maximum_leakage_mapping(
     joint,
     distortion,
@@ -401,29 +417,16 @@ def min_maximum_leakage_mapping(
 
     Parameters
     ----------
-    joint : array-like of shape (n_s, n_y)
-        Joint pmf ``P(S, Y)``.
-    distortion : array-like of shape (n_y, n_u)
-        Distortion ``d(y, u) >= 0``.
-    max_distortion : float
-        Budget on the expected distortion; at least
-        :func:`min_achievable_distortion`.
+    {problem}
     solver : str, default="auto"
         ``"auto"`` tries Clarabel, then SCS (problems with ``n_y * n_u`` above
         14400 go to the first-order path); ``"first-order"``; or a cvxpy
         solver name.
-    solver_options : dict, default=None
-        Keyword arguments for ``cvxpy.Problem.solve``.
+    {solver_options}
     tol : float, default=1e-7
         Width (nats) of the final bracket on ``eps``.
-    max_iter : int, default=20000
-        Iteration limit of the first-order path.
-    verbose : int, default=0
-        Progress of the solver, on stdout: ``0`` silent; ``1`` one line per
-        stage (which solver ran, why one was abandoned, what the first-order
-        path or the line search took); ``2`` also the details of each stage
-        (the first-order path every 10 iterations for average leakage, at each
-        smoothing level for maximum leakage).
+    {max_iter}
+    {solver_verbose}
 
     Returns
     -------
