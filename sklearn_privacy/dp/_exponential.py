@@ -60,7 +60,11 @@ def gaussian_norm_tail_radius(cov, delta):
     q = check_psd_matrix(cov, "cov")
     eig = np.clip(np.linalg.eigvalsh(q), 0.0, None)
     s = np.log(1.0 / delta)
-    return float(np.sqrt(eig.sum() + 2.0 * np.sqrt(np.sum(eig**2) * s) + 2.0 * eig.max() * s))
+    top = eig.max()
+    if top == 0:
+        return 0.0
+    e = eig / top  # in units of the largest eigenvalue: eig**2 cannot overflow
+    return float(np.sqrt(top) * np.sqrt(e.sum() + 2.0 * np.sqrt(np.sum(e**2) * s) + 2.0 * s))
 
 
 @validate_params(

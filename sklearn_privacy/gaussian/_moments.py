@@ -213,9 +213,12 @@ def first_pass(block, private, want_moments):
     full = Z if extra is None else np.hstack([Z, extra])
     out = {"total": float(w.sum()), "w_max": float(w.max(initial=0.0)), "peaks": column_peaks(Z)}
     if want_moments:
-        mean = w @ full / out["total"]
-        centred = full - mean
-        out["mean"], out["m2"] = mean, (centred.T * w) @ centred
+        # Columns whose squares overflow are refused afterwards, from the peaks
+        # (check_scale_peaks): their moments are never read, so no overflow warning.
+        with np.errstate(over="ignore", invalid="ignore"):
+            mean = w @ full / out["total"]
+            centred = full - mean
+            out["mean"], out["m2"] = mean, (centred.T * w) @ centred
     if private:
         norms = row_norms_safe(Z)
         bins = log2_bins(norms)
