@@ -107,7 +107,7 @@ def l2_exponential_epsilon(beta, release_cov, radius, delta):
     48.512
     """
     h = gaussian_norm_tail_radius(release_cov, delta)
-    return float(beta * (radius + h) ** 2)
+    return _square_bound(beta, radius + h)
 
 
 @validate_params(
@@ -154,4 +154,10 @@ def gib_exponential_epsilon(beta, projection_norm, q, radius, delta):
     48.512
     """
     h = gaussian_norm_tail_radius(q, delta)
-    return float(beta * (projection_norm * radius + h) ** 2)
+    return _square_bound(beta, projection_norm * radius + h)
+
+
+def _square_bound(beta, radius):
+    """``beta * radius**2``, infinite (not an OverflowError) beyond the largest float."""
+    with np.errstate(over="ignore"):
+        return float(beta * np.float64(radius) ** 2)

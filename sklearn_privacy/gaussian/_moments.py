@@ -236,11 +236,13 @@ def combine_first(a, b):
         "peaks": np.maximum(a["peaks"], b["peaks"]),
     }
     if "mean" in a:
-        # Chan, Golub and LeVeque's pairwise update: stable, one pass
+        # Chan, Golub and LeVeque's pairwise update: stable, one pass (columns that
+        # overflow are refused from the peaks, as in first_pass)
         delta = b["mean"] - a["mean"]
         share = b["total"] / out["total"]
         out["mean"] = a["mean"] + delta * share
-        out["m2"] = a["m2"] + b["m2"] + np.outer(delta, delta) * (a["total"] * share)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out["m2"] = a["m2"] + b["m2"] + np.outer(delta, delta) * (a["total"] * share)
     for key in ("histogram", "sums", "unit_sums"):
         if key in a:
             out[key] = a[key] + b[key]

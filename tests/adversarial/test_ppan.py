@@ -20,6 +20,14 @@ from sklearn_privacy.model_selection import tradeoff_curve
 from sklearn_privacy.theory import ppan_scalar_useful_data, symmetric_pair_useful_data
 
 torch = pytest.importorskip("torch")
+
+# The tests train for a few epochs on purpose (fast): a co-trained adversary is then
+# short of the fresh one, and max_epochs ends before the stopping rule. The tests of those
+# warnings use pytest.warns, which sees them through this filter.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:PPANTransformer. the co-trained adversary:UserWarning"),
+    pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning"),
+]
 pytest.importorskip("skorch")
 
 

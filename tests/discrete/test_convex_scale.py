@@ -1,5 +1,7 @@
 """ConvexPrivacyMapping at scale and for every distortion (issue 11, part 3)."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import brentq, linprog
@@ -130,9 +132,12 @@ def test_ten_symbols_every_distortion_few_conic_solves():
     for distortion in ("hamming", "absolute", "squared"):
         for leakage in ("average", "maximum"):
             for budget in (0.2, 0.5, 1.0):
-                mech = ConvexPrivacyMapping(
-                    budget, leakage=leakage, distortion=distortion, sensitive=[0]
-                ).fit(X)
+                with warnings.catch_warnings():
+                    # budget 1.0 under Hamming releases one record for all: warned, expected
+                    warnings.filterwarnings("ignore", "max_distortion=1.0", UserWarning)
+                    mech = ConvexPrivacyMapping(
+                        budget, leakage=leakage, distortion=distortion, sensitive=[0]
+                    ).fit(X)
                 assert mech.solver_ in {"CLARABEL", "HIGHS", "constant"}
                 assert mech.n_iter_ <= 30
 
