@@ -21,6 +21,7 @@ from sklearn_privacy.metrics._leakage import (
     adversary_accuracy_score,
     leakage_score,
 )
+from sklearn_privacy.utils._dask import is_dask_collection
 from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 # The scorer's estimators: those of leakage_score, and "exact" (from the mechanism).
@@ -115,6 +116,9 @@ class _MechanismScorer:
         if metadata:
             raise TypeError(f"{self!r} got unexpected metadata {sorted(metadata)}.")
         mechanism, X_mech = find_mechanism(estimator, X)
+        if is_dask_collection(X_mech):
+            # A leakage estimate reads the whole fold: compute it once, keeping its columns.
+            X_mech = X_mech.compute()
         X_release, S = mechanism.split_sensitive(X_mech, sensitive)
         if S is None and self._needs_sensitive:
             raise ValueError(
