@@ -33,7 +33,7 @@ benchmarks/README.md). Writes ``benchmarks/results/ppan_mnist.csv``, ``ppan_mnis
 each lam).
 
     python benchmarks/bench_ppan_mnist.py [--data-home ../shared/data] [--n-train 5000]
-        [--epochs 10] [--lams 35,25,17,13,8,3,1] [--hidden 1000,1000] [--device cpu]
+        [--epochs 10] [--lams 35,25,17,13,8,3,1,0.3] [--hidden 1000,1000] [--device cpu]
 """
 
 import argparse
@@ -95,7 +95,7 @@ def main():
     parser.add_argument("--data-home", default=default_data_home())
     parser.add_argument("--n-train", type=int, default=5000)
     parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--lams", default=PAPER_LAMS + ",3,1")
+    parser.add_argument("--lams", default=PAPER_LAMS + ",3,1,0.3")
     parser.add_argument("--hidden", default="1000,1000")
     parser.add_argument("--adversary-steps", type=int, default=1)
     parser.add_argument("--device", default="cpu")
