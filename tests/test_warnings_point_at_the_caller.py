@@ -17,6 +17,7 @@ from sklearn.preprocessing import FunctionTransformer
 
 from sklearn_privacy import (
     ConvexPrivacyMapping,
+    GaussianIBTransformer,
     L2CompressionDP,
     PPANTransformer,
     PrivacyFunnelTransformer,
@@ -93,6 +94,10 @@ def _ppan_no_distortion_allowed():
     PPANTransformer(max_distortion=0.0, sensitive=["s"], max_epochs=2, random_state=0).fit(LABELS)
 
 
+def _gib_score_read_as_classes():
+    GaussianIBTransformer(fit_data="public").fit(X, np.round(10 * X[:, 0] + 20))
+
+
 CASES = [
     (_dp_seeded, PrivacyLeakWarning, "carries the seed"),
     (_dp_seeded_in_a_pipeline, PrivacyLeakWarning, "carries the seed"),
@@ -106,6 +111,7 @@ CASES = [
     (_ppan_too_few_epochs, ConvergenceWarning, "Raise max_epochs"),
     (_ppan_budget_missed, ConvergenceWarning, "did not meet the distortion budget"),
     (_ppan_no_distortion_allowed, UserWarning, "allows no distortion"),
+    (_gib_score_read_as_classes, UserWarning, "pass classes='continuous'"),
 ]
 
 

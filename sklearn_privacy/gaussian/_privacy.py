@@ -58,6 +58,10 @@ def check_scale_peaks(peak, name="X"):
         )
 
 
+# More one-hot classes than this from numbers read off the rows: probably a score, warned.
+_MANY_CLASSES = 20
+
+
 class _GaussianMechanism(BaseMechanism):
     """Base of the Gaussian mechanisms: fit rows, private estimates, accounting, guarantee.
 
@@ -125,6 +129,18 @@ class _GaussianMechanism(BaseMechanism):
         if self.fit_data == "public":
             check_scale_peaks(peaks, name)
 
+    def _warn_many_classes(self, values, n_classes, name):
+        """Warn when ``classes="auto"`` reads numbers as many classes (a score, a count)."""
+        numeric = np.asarray(values).dtype.kind in "iufb"
+        if "classes" in self.get_params() and numeric and n_classes > _MANY_CLASSES:
+            warnings.warn(
+                f"classes='auto' read {name} as {n_classes} classes (integer values are "
+                "classes) and one-hot encodes them into the Gaussian model. If it is a score "
+                "or a count, pass classes='continuous'; to keep the classes, declare them.",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
+
     def _design(self, values, name):
         """Float design matrix of S or y: declared for a private fit, else as ``classes`` says.
 
@@ -135,7 +151,9 @@ class _GaussianMechanism(BaseMechanism):
         """
         classes = getattr(self, "classes", "auto")
         if self._encoding_read_off_rows():
-            return sensitive_design_matrix(values, name)
+            design = sensitive_design_matrix(values, name)
+            self._warn_many_classes(values, design.shape[1] + 1, name)
+            return design
         if not (isinstance(classes, str) and classes == "auto"):
             return declared_design_matrix(values, classes, name)
         try:

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -177,3 +179,16 @@ def test_mmse_distortion_and_rates_match_samples():
     rate = 0.5 * np.linalg.slogdet(np.atleast_2d(np.cov(T, rowvar=False)))[1]
     assert gib.rate_ == pytest.approx(rate, abs=0.01)
     assert gib.disclosure_ == gib.rate_
+
+
+def test_auto_classes_warn_when_numbers_become_many_classes():
+    """A 0-40 score read off the rows is 41 one-hot classes: warned, with the remedy."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 3))
+    score = np.clip(np.round(10 * X[:, 0] + 20), 0, 40)
+    with pytest.warns(UserWarning, match=r"read y as \d+ classes.*classes='continuous'"):
+        GaussianIBTransformer(fit_data="public").fit(X, score)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        GaussianIBTransformer(fit_data="public", classes="continuous").fit(X, score)
+        GaussianIBTransformer(fit_data="public").fit(X, score > 20)  # a label: silent
