@@ -132,7 +132,7 @@ class _GaussianMechanism(BaseMechanism):
     def _warn_many_classes(self, values, n_classes, name):
         """Warn when ``classes="auto"`` reads numbers as many classes (a score, a count)."""
         numeric = np.asarray(values).dtype.kind in "iufb"
-        if "classes" in self.get_params() and numeric and n_classes > _MANY_CLASSES:
+        if hasattr(self, "classes") and numeric and n_classes > _MANY_CLASSES:
             warnings.warn(
                 f"classes='auto' read {name} as {n_classes} classes (integer values are "
                 "classes) and one-hot encodes them into the Gaussian model. If it is a score "
