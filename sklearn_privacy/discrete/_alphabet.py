@@ -29,7 +29,7 @@ from numbers import Integral
 import numpy as np
 
 from sklearn_privacy.utils import as_2d, check_categorical_values
-from sklearn_privacy.utils._symbols import RowIndex, encode_rows
+from sklearn_privacy.utils._symbols import RowIndex
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
@@ -167,12 +167,11 @@ class CategoricalAlphabet:
         self._check_values(X)
         self.n_columns_ = X.shape[1]
         try:
-            codes, records = encode_rows(X, name=self.name, unordered="raise")
+            self._index, codes = RowIndex.fit(X, name=self.name, unordered="raise")
         except TypeError:
             for k in range(X.shape[1]):
                 self._refuse_unordered(X[:, k], k)
             raise
-        self._index = RowIndex(records.reshape(records.shape[0], -1))
         self.categories_ = self._index.categories
         for k, categories in enumerate(self.categories_):
             if self.max_categories is not None and len(categories) > self.max_categories:
@@ -182,7 +181,7 @@ class CategoricalAlphabet:
                     "continuous, but this mechanism takes categorical columns. Discretise it "
                     "first (e.g. KBinsDiscretizer) or raise max_categories."
                 )
-        self.symbols_ = self._index.column_codes(self._index.records)[0]
+        self.symbols_ = self._index.record_codes
         self.n_symbols_ = self.symbols_.shape[0]
         self.counts_ = np.bincount(codes, weights=sample_weight, minlength=self.n_symbols_)
         return codes

@@ -57,6 +57,28 @@ def _row_keys(column_codes, radix):
     return column_codes @ weights
 
 
+def _code_columns(table, unordered):
+    """Categories of each column of a 2-D table, each cell's code, and the column sizes."""
+    categories = []
+    column_codes = np.empty(table.shape, dtype=np.int64)
+    for k in range(table.shape[1]):
+        values, codes = _column_categories(table[:, k], unordered)
+        categories.append(values)
+        column_codes[:, k] = codes.reshape(-1)
+    radix = np.array([len(values) for values in categories], dtype=np.int64)
+    return categories, column_codes, radix
+
+
+def _unique_rows(column_codes, radix):
+    """Code of each row among the distinct rows (lexicographic), and a first row of each."""
+    keys = _row_keys(column_codes, radix)
+    rows = column_codes if keys is None else keys
+    _, first, codes = np.unique(
+        rows, axis=0 if keys is None else None, return_index=True, return_inverse=True
+    )
+    return codes.reshape(-1).astype(np.int64, copy=False), first
+
+
 def encode_rows(values, *, name="values", unordered="repr"):
     """Integer code of each row (or element) of ``values`` and the distinct rows.
 
@@ -94,15 +116,9 @@ def encode_rows(values, *, name="values", unordered="repr"):
     if values.ndim == 1:
         symbols, codes = _column_categories(values, unordered)
         return codes.reshape(-1).astype(np.int64), symbols
-    columns = [_column_categories(values[:, k], unordered) for k in range(values.shape[1])]
-    column_codes = np.stack([codes.reshape(-1) for _, codes in columns], axis=1)
-    radix = np.array([len(categories) for categories, _ in columns], dtype=np.int64)
-    keys = _row_keys(column_codes, radix)
-    if keys is None:
-        _, first, codes = np.unique(column_codes, axis=0, return_index=True, return_inverse=True)
-    else:
-        _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
-    return codes.reshape(-1).astype(np.int64), values[first]
+    _, column_codes, radix = _code_columns(values, unordered)
+    codes, first = _unique_rows(column_codes, radix)
+    return codes, values[first]
 
 
 class RowIndex:
@@ -112,6 +128,13 @@ class RowIndex:
     ----------
     records : array-like of shape (n_records,) or (n_records, n_columns)
         Distinct records; a row's code is its position in this list.
+
+    Attributes
+    ----------
+    records : ndarray of shape (n_records, n_columns)
+        The records, 2-D.
+    record_codes : ndarray of int64 of shape (n_records, n_columns)
+        Each record's cells as positions among their column's categories.
 
     Examples
     --------
@@ -126,13 +149,41 @@ class RowIndex:
     def __init__(self, records):
         records = _as_table(records, "records")
         self.records = records.reshape(records.shape[0], -1)
-        self._categories = []
-        column_codes = np.empty(self.records.shape, dtype=np.int64)
-        for k in range(self.records.shape[1]):
-            categories, codes = _column_categories(self.records[:, k])
-            self._categories.append(categories)
-            column_codes[:, k] = codes.reshape(-1)
-        self._radix = np.array([len(c) for c in self._categories], dtype=np.int64)
+        self._index(*_code_columns(self.records, "repr"))
+
+    @classmethod
+    def fit(cls, values, *, name="values", unordered="repr"):
+        """The index of the distinct rows of a 2-D ``values``, and each row's code.
+
+        What :func:`encode_rows` computes, with the index built from the same
+        column codes (no second pass over the records).
+
+        Parameters
+        ----------
+        values : array-like of shape (n_samples, n_columns)
+        name : str, default="values"
+            The name used in error messages.
+        unordered : {"repr", "raise"}, default="repr"
+            As in :func:`encode_rows`.
+
+        Returns
+        -------
+        index : RowIndex
+            Its records are the distinct rows, in lexicographic order.
+        codes : ndarray of int64 of shape (n_samples,)
+        """
+        values = _as_table(values, name)
+        values = values.reshape(values.shape[0], -1)
+        categories, column_codes, radix = _code_columns(values, unordered)
+        codes, first = _unique_rows(column_codes, radix)
+        index = cls.__new__(cls)
+        index.records = values[first]
+        index._index(categories, column_codes[first], radix)
+        return index, codes
+
+    def _index(self, categories, column_codes, radix):
+        """Index the records from their columns' categories and their cells' codes."""
+        self._categories, self.record_codes, self._radix = categories, column_codes, radix
         keys = _row_keys(column_codes, self._radix)
         if keys is None:
             # Too many combinations for an int64 key: code the column codes instead.
