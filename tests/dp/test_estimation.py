@@ -100,6 +100,21 @@ def test_norm_tail_radius_holds_by_monte_carlo(delta):
     assert np.mean(np.linalg.norm(t, axis=1) > H) <= delta
 
 
+def test_norm_tail_radius_scales_without_overflow():
+    """radius(c Q) = sqrt(c) radius(Q) (the formula is homogeneous), up to c = 1e300."""
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(3, 3))
+    Q = A @ A.T
+    base = gaussian_norm_tail_radius(Q, 1e-5)
+    eig = np.linalg.eigvalsh(Q)
+    s = np.log(1e5)
+    direct = np.sqrt(eig.sum() + 2 * np.sqrt(np.sum(eig**2) * s) + 2 * eig.max() * s)
+    assert base == pytest.approx(direct, rel=1e-12)
+    for c in (1e-300, 1e150, 1e300):
+        assert gaussian_norm_tail_radius(c * Q, 1e-5) == pytest.approx(np.sqrt(c) * base, rel=1e-9)
+    assert gaussian_norm_tail_radius(np.zeros((2, 2)), 1e-5) == 0.0
+
+
 def test_norm_tail_radius_rejects_non_psd():
     with pytest.raises(ValueError, match="positive semi-definite"):
         gaussian_norm_tail_radius([[1.0, 2.0], [2.0, 1.0]], 0.1)
