@@ -113,8 +113,15 @@ def test_dp_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
     assert out.stat().st_size > 10_000
 
 
+@pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.PrivacyLeakWarning")
 def test_breast_cancer_private_fit_is_never_much_worse_than_nothing():
-    _, _, results, baselines = run_breast_cancer(n_splits=4, epsilons=(0.5, 2.0, 10.0, 1000.0))
+    # seeded noise: with fresh noise these medians over 4 splits are random, and in 300
+    # fresh runs |private - public| at epsilon 10 had 99th percentile 0.049 and maximum
+    # 0.058 (one CI run failed the bound below at 0.054); epsilon 2's worst was 0.030
+    # under the majority. The seed makes the assertion a regression test of the numbers.
+    _, _, results, baselines = run_breast_cancer(
+        n_splits=4, epsilons=(0.5, 2.0, 10.0, 1000.0), random_state=0
+    )
     private = np.median(results["private"].test_scores["accuracy"], axis=1)
     public = np.median(results["public"].test_scores["accuracy"], axis=1)
     majority = baselines["majority"].mean()
