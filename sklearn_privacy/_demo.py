@@ -313,9 +313,7 @@ def plot_funnel(result, baselines, name, path):
     plt.close(fig)
 
 
-def run_breast_cancer(
-    n_splits=20, epsilons=(0.5, 1, 2, 5, 10, 20, 50, 100), random_state=None
-):
+def run_breast_cancer(n_splits=20, epsilons=(0.5, 1, 2, 5, 10, 20, 50, 100), random_state=None):
     """Accuracy of logistic regression on L2CompressionDP releases against epsilon.
 
     The released protocol (thesis sec. 6.3.3): the mechanism is fitted on the
@@ -341,7 +339,10 @@ def run_breast_cancer(
         pipe = Pipeline(
             [
                 ("log1p", public_transform),
-                ("privacy", L2CompressionDP(delta=1e-5, fit_data=fit_data, random_state=random_state)),
+                (
+                    "privacy",
+                    L2CompressionDP(delta=1e-5, fit_data=fit_data, random_state=random_state),
+                ),
                 ("clf", clf),
             ]
         )

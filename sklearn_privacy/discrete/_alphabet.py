@@ -28,7 +28,8 @@ from numbers import Integral
 
 import numpy as np
 
-from sklearn_privacy.utils import as_2d, check_categorical_values
+from sklearn_privacy.utils import NONNEGATIVE, POSITIVE_INTEGER, as_2d, check_categorical_values
+from sklearn_privacy.utils._sklearn_compat import validate_params
 from sklearn_privacy.utils._symbols import RowIndex
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
@@ -298,6 +299,17 @@ class CategoricalAlphabet:
         return out
 
 
+@validate_params(
+    {
+        "s_codes": ["array-like"],
+        "x_codes": ["array-like"],
+        "n_s": [POSITIVE_INTEGER],
+        "n_x": [POSITIVE_INTEGER],
+        "smoothing": [NONNEGATIVE],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=None):
     r"""Empirical joint pmf of paired symbol codes, ``joint[s, x]`` :math:`= P(S=s, X=x)`.
 
@@ -331,8 +343,6 @@ def empirical_joint(s_codes, x_codes, n_s, n_x, *, smoothing=0.0, sample_weight=
     array([[0.28571429, 0.14285714],
            [0.28571429, 0.28571429]])
     """
-    if smoothing < 0 or not np.isfinite(smoothing):
-        raise ValueError(f"smoothing must be a finite number >= 0, got {smoothing!r}.")
     s_codes = np.asarray(s_codes, dtype=np.int64).reshape(-1)
     x_codes = np.asarray(x_codes, dtype=np.int64).reshape(-1)
     if s_codes.shape != x_codes.shape:

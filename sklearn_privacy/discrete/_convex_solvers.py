@@ -65,7 +65,9 @@ from sklearn_privacy.discrete._convex_programs import (
     _solver_chain,
 )
 from sklearn_privacy.information import max_information_leakage, mutual_information
+from sklearn_privacy.utils import NONNEGATIVE, POSITIVE, POSITIVE_INTEGER
 from sklearn_privacy.utils._docstring import Substitution
+from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
 __all__ = [
     "ConvexMappingResult",
@@ -76,7 +78,25 @@ __all__ = [
     "min_maximum_leakage_mapping",
 ]
 
+# the parameters the public functions share, validated as scikit-learn validates
+# an estimator's (a wrong type or range names the parameter)
+_PROBLEM_CONSTRAINTS = {"joint": ["array-like"], "distortion": ["array-like"]}
+_SOLVER_CONSTRAINTS = {
+    "solver": [str],
+    "solver_options": [dict, None],
+    "tol": [POSITIVE],
+    "verbose": ["verbose"],
+}
+_MAPPING_CONSTRAINTS = {
+    **_PROBLEM_CONSTRAINTS,
+    **_SOLVER_CONSTRAINTS,
+    "max_distortion": [NONNEGATIVE],
+    "max_iter": [POSITIVE_INTEGER],
+    "_program": "no_validation",
+}
 
+
+@validate_params(_PROBLEM_CONSTRAINTS, prefer_skip_nested_validation=True)
 def min_achievable_distortion(joint, distortion):
     """Least expected distortion of any mapping: ``sum_y P(y) min_u d(y, u)``.
 
@@ -103,7 +123,7 @@ def min_achievable_distortion(joint, distortion):
     >>> min_achievable_distortion(np.full((2, 2), 0.25), 1 - np.eye(2))
     0.0
     """
-    return _least_distortion(joint, distortion)
+    return _least_distortion(*_check_problem(joint, distortion))
 
 
 class ConvexMappingResult(Bunch):
@@ -270,6 +290,7 @@ verbose : int, default=0
 }
 
 
+@validate_params(_MAPPING_CONSTRAINTS, prefer_skip_nested_validation=True)
 @Substitution(**_SOLVER_DOCS)
 def min_average_leakage_mapping(
     joint,
@@ -390,6 +411,7 @@ def min_average_leakage_mapping(
     )
 
 
+@validate_params(_MAPPING_CONSTRAINTS, prefer_skip_nested_validation=True)
 @Substitution(**_SOLVER_DOCS)
 def min_maximum_leakage_mapping(
     joint,
@@ -512,6 +534,15 @@ def min_maximum_leakage_mapping(
     )
 
 
+@validate_params(
+    {
+        **_PROBLEM_CONSTRAINTS,
+        **_SOLVER_CONSTRAINTS,
+        "budgets": ["array-like"],
+        "leakage": [StrOptions({"average", "maximum"})],
+    },
+    prefer_skip_nested_validation=True,
+)
 def leakage_distortion_curve(
     joint,
     distortion,
@@ -557,8 +588,6 @@ def leakage_distortion_curve(
     >>> [round(r["average_leakage"], 4) for r in curve]
     [0.1927, 0.0663, 0.0]
     """
-    if leakage not in ("average", "maximum"):
-        raise ValueError(f"leakage must be 'average' or 'maximum', got {leakage!r}.")
     joint, distortion = _check_problem(joint, distortion)
     program = None
     if solver != "first-order" and (solver != "auto" or distortion.size <= _AUTO_CONIC_MAX_SIZE):

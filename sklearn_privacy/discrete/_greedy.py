@@ -34,7 +34,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
-from sklearn_privacy.utils import progress
+from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_INTEGER, progress
+from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
+
+#: ``objective`` of the greedy and of IAC-MDSF
+OBJECTIVES = StrOptions({"funnel", "bottleneck"})
 
 __all__ = ["MergePath", "greedy_merge", "greedy_sweep"]
 
@@ -127,13 +131,9 @@ def _check_joint(joint):
     return joint
 
 
-def _check_mode(objective, threshold, lam):
-    if objective not in ("funnel", "bottleneck"):
-        raise ValueError(f"objective must be 'funnel' or 'bottleneck', got {objective!r}.")
+def _check_mode(threshold, lam):
     if (threshold is None) == (lam is None):
         raise ValueError("give exactly one of threshold and lam.")
-    if lam is not None and not (np.isfinite(lam) and lam >= 0):
-        raise ValueError(f"lam must be a finite number >= 0, got {lam!r}.")
 
 
 def _xlogx(x, out=None):
@@ -560,6 +560,17 @@ def _resolve_threshold(state, objective, threshold):
     return float(threshold)
 
 
+@validate_params(
+    {
+        "joint": ["array-like"],
+        "objective": [OBJECTIVES],
+        "threshold": [NONNEGATIVE, None],
+        "lam": [NONNEGATIVE, None],
+        "max_merges": [NONNEGATIVE_INTEGER, None],
+        "verbose": ["verbose"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def greedy_merge(
     joint, *, objective="funnel", threshold=None, lam=None, max_merges=None, verbose=0
 ):
@@ -602,7 +613,7 @@ def greedy_merge(
     ([[0, 2], [0, 1]], 1)
     """
     joint = _check_joint(joint)
-    _check_mode(objective, threshold, lam)
+    _check_mode(threshold, lam)
     state = _MergeState(joint, objective, lam)
     threshold = _resolve_threshold(state, objective, threshold)
     total = state.n - 1 if max_merges is None else min(state.n - 1, max_merges)
@@ -611,6 +622,10 @@ def greedy_merge(
     return state.result()
 
 
+@validate_params(
+    {"joint": ["array-like"], "thresholds": ["array-like"], "objective": [OBJECTIVES]},
+    prefer_skip_nested_validation=True,
+)
 def greedy_sweep(joint, thresholds, *, objective="funnel"):
     """:func:`greedy_merge` for many thresholds, sharing the merges they have in common.
 
@@ -654,7 +669,6 @@ def greedy_sweep(joint, thresholds, *, objective="funnel"):
     True
     """
     joint = _check_joint(joint)
-    _check_mode(objective, 0.0, None)
     thresholds = [float(t) for t in np.atleast_1d(thresholds)]
     root = _MergeState(joint, objective, None)
     for t in thresholds:

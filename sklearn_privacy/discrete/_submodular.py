@@ -46,8 +46,10 @@ from scipy.linalg.lapack import dpotrf, dtrtrs
 from scipy.special import xlogy
 from threadpoolctl import threadpool_limits
 
+from sklearn_privacy.discrete._greedy import OBJECTIVES, _check_joint
 from sklearn_privacy.information import entropy, mutual_information
-from sklearn_privacy.utils import progress
+from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_INTEGER, progress
+from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
 __all__ = [
     "EntropicSetFunction",
@@ -555,6 +557,17 @@ def _terms(F):
     return _terms(F.A) + _terms(F.B) if isinstance(F, _Difference) else list(F.terms)
 
 
+@validate_params(
+    {
+        "joint": ["array-like"],
+        "lam": [NONNEGATIVE],
+        "objective": [OBJECTIVES],
+        "solver": [StrOptions({"ssp", "mm"})],
+        "max_iter": [NONNEGATIVE_INTEGER, None],
+        "verbose": ["verbose"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, verbose=0):
     r"""IAC-MDSF (submodular-funnel-ding, Alg. 1) on a joint pmf :math:`P(S, X)`.
 
@@ -595,9 +608,7 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
     >>> path.n_iter, round(float(path.leakage[-1]), 12)
     (1, 0.0)
     """
-    joint = np.asarray(joint, dtype=float)
-    if objective not in ("funnel", "bottleneck"):
-        raise ValueError(f"objective must be 'funnel' or 'bottleneck', got {objective!r}.")
+    joint = _check_joint(joint)
     top = 1.0 if objective == "funnel" else np.inf
     if not (0.0 <= lam <= top):
         raise ValueError(f"lam must lie in [0, {top}] for objective={objective!r}, got {lam!r}.")

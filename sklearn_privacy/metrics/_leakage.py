@@ -47,6 +47,7 @@ def _as_2d(values, name):
     return values
 
 
+@validate_params({"release": ["array-like"]}, prefer_skip_nested_validation=True)
 def is_discrete_release(release):
     """Whether a release is read as symbols rather than as a continuous variable.
 

@@ -36,6 +36,10 @@ __all__ = [
 ]
 
 
+@validate_params(
+    {"estimator": [HasMethods(["fit"])], "X": ["array-like", "sparse matrix", None]},
+    prefer_skip_nested_validation=True,
+)
 def find_mechanism(estimator, X=None):
     """Locate the privacy mechanism in ``estimator`` and its input.
 
@@ -191,6 +195,15 @@ def _exact_leakage(mechanism, X_release, S, required=False):
     return float(mutual_information(joint / joint.sum()))
 
 
+@validate_params(
+    {
+        "estimator": [HasMethods(["fit"])],
+        "X": ["array-like"],
+        # resolved by the mechanism's own rules for its ``sensitive`` parameter
+        "sensitive": "no_validation",
+    },
+    prefer_skip_nested_validation=True,
+)
 def exact_leakage_score(estimator, X, *, sensitive=None):
     r"""The leakage :math:`I(S; \text{release})` on the rows ``X``, computed without sampling.
 

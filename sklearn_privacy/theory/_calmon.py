@@ -15,7 +15,7 @@
   leakage levels it implies.
 """
 
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import integrate, stats
@@ -29,7 +29,13 @@ from sklearn_privacy.information import (
     mutual_information,
     posterior_entropies,
 )
-from sklearn_privacy.utils import OPEN_UNIT, POSITIVE, POSITIVE_INTEGER
+from sklearn_privacy.utils import (
+    NONNEGATIVE,
+    NONNEGATIVE_OR_INF,
+    OPEN_UNIT,
+    POSITIVE,
+    POSITIVE_INTEGER,
+)
 from sklearn_privacy.utils._sklearn_compat import Interval, validate_params
 
 __all__ = [
@@ -92,6 +98,7 @@ def counting_query_joint(n, p=0.5):
     return joint
 
 
+@validate_params({"joint": ["array-like"]}, prefer_skip_nested_validation=True)
 def zeta_distribution(joint):
     r""":math:`\zeta(y) \propto \exp(H(S \mid Y = y))` of Corollary 2 (requires :math:`Y = f(S)`).
 
@@ -120,6 +127,7 @@ def zeta_distribution(joint):
     return softmax(h)
 
 
+@validate_params({"n": [POSITIVE_INTEGER]}, prefer_skip_nested_validation=True)
 def counting_query_zeta(n):
     r""":math:`\zeta(y) = \binom{n}{y} / 2^n` (Example 2): the pre-image sizes, normalised.
 
@@ -149,6 +157,9 @@ def counting_query_zeta(n):
     return stats.binom.pmf(np.arange(n + 1), n, 0.5)
 
 
+@validate_params(
+    {"joint": ["array-like"], "mapping": ["array-like"]}, prefer_skip_nested_validation=True
+)
 def maximum_leakage_from_zeta(joint, mapping):
     r"""Maximum leakage via Corollary 2's identity, eq. (40).
 
@@ -199,6 +210,16 @@ def maximum_leakage_from_zeta(joint, mapping):
     return h_s - float(logsumexp(h_cond)) + max(gaps)
 
 
+@validate_params(
+    {
+        "p_y": ["array-like"],
+        "distortion": ["array-like"],
+        "max_distortion": [NONNEGATIVE],
+        "tol": [POSITIVE],
+        "max_iter": [POSITIVE_INTEGER],
+    },
+    prefer_skip_nested_validation=True,
+)
 def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_000):
     r"""Rate-distortion function :math:`R(D) = \min I(Y; U)` s.t. :math:`\E\, d(Y, U) \le D`.
 
@@ -290,6 +311,10 @@ def rate_distortion(p_y, distortion, max_distortion, *, tol=1e-10, max_iter=100_
     return mutual_information(p_y[:, None] * Q), Q
 
 
+@validate_params(
+    {"support": ["array-like"], "distortion": ["array-like"], "max_distortion": [Real]},
+    prefer_skip_nested_validation=True,
+)
 def max_entropy_noise(support, distortion, max_distortion):
     r"""Largest-entropy noise :math:`Z` with :math:`\E\, d(Z) \le D` (Corollary 1, eq. 22-23).
 
@@ -418,6 +443,7 @@ def laplace_counting_query_leakage(n, k, epsilon):
     }
 
 
+@validate_params({"joint": ["array-like"]}, prefer_skip_nested_validation=True)
 def information_privacy_level(joint):
     r"""Information-privacy level of Def. 6: :math:`\max |\log P(s \mid u) / P(s)|`.
 
@@ -453,6 +479,7 @@ def information_privacy_level(joint):
     return float(np.max(np.abs(np.log(ratio))))
 
 
+@validate_params({"epsilon": [NONNEGATIVE_OR_INF]}, prefer_skip_nested_validation=True)
 def information_privacy_guarantees(epsilon):
     r"""What eps-information privacy implies (Thm. 3).
 

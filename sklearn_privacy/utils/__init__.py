@@ -3,6 +3,7 @@
 from sklearn_privacy.utils._constraints import (
     CORRELATION,
     NONNEGATIVE,
+    NONNEGATIVE_INTEGER,
     NONNEGATIVE_OR_INF,
     OPEN_UNIT,
     POSITIVE,
@@ -24,6 +25,7 @@ from sklearn_privacy.utils._validation import as_2d, check_categorical_values, c
 __all__ = [
     "CORRELATION",
     "NONNEGATIVE",
+    "NONNEGATIVE_INTEGER",
     "NONNEGATIVE_OR_INF",
     "OPEN_UNIT",
     "POSITIVE",

@@ -15,6 +15,7 @@ from sklearn_privacy.utils._sklearn_compat import Interval
 __all__ = [
     "CORRELATION",
     "NONNEGATIVE",
+    "NONNEGATIVE_INTEGER",
     "NONNEGATIVE_OR_INF",
     "OPEN_UNIT",
     "POSITIVE",
@@ -34,5 +35,7 @@ OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
 UNIT = Interval(Real, 0, 1, closed="both")
 #: Real numbers in [-1, 1]: a correlation coefficient.
 CORRELATION = Interval(Real, -1, 1, closed="both")
+#: Integers >= 0, e.g. a bound on iterations where 0 means none.
+NONNEGATIVE_INTEGER = Interval(Integral, 0, None, closed="left")
 #: Integers >= 1, e.g. ``n_samples`` or ``n_components``.
 POSITIVE_INTEGER = Interval(Integral, 1, None, closed="left")

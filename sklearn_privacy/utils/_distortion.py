@@ -15,6 +15,8 @@ that with one column it is the textbook one:
 
 import numpy as np
 
+from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
+
 __all__ = ["DISTORTIONS", "distortion_matrix"]
 
 # The distortions of categorical records (every column averaged), and all kinds.
@@ -33,6 +35,14 @@ def _ordinal_codes(column_y, column_u):
         ) from None
 
 
+@validate_params(
+    {
+        "records_y": ["array-like"],
+        "records_u": ["array-like", None],
+        "kind": [StrOptions(set(_KINDS))],
+    },
+    prefer_skip_nested_validation=True,
+)
 def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
     r"""Distortion :math:`d(y, u)` between every input record and every output record.
 
@@ -74,8 +84,6 @@ def distortion_matrix(records_y, records_u=None, *, kind="hamming"):
     array([[0. , 0.5],
            [0.5, 0. ]])
     """
-    if kind not in _KINDS:
-        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}.")
     Y = np.asarray(records_y)
     U = Y if records_u is None else np.asarray(records_u)
     Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
