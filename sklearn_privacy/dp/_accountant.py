@@ -6,7 +6,7 @@ statistic with L2 sensitivity ``Delta`` (replace-one neighbours) plus
 was published before. Such a mechanism is ``mu``-Gaussian differentially
 private with ``mu = Delta / sigma``, and the adaptive composition of
 ``mu_i``-GDP mechanisms is exactly ``sqrt(sum mu_i^2)``-GDP (Dong, Roth and Su
-2019, Cor. 3.3): its privacy-loss distribution is again Gaussian. The
+2022; Cor. 3.3 of arXiv:1905.02383): its privacy-loss distribution is again Gaussian. The
 (epsilon, delta) curve of ``mu``-GDP is the analytic Gaussian mechanism's
 (Balle and Wang 2018), so the composed guarantee is tight, with no
 discretisation and no slack from basic composition.

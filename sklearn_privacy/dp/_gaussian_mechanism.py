@@ -7,7 +7,7 @@ Releasing ``f(D) + N(0, sigma^2 I)`` where ``f`` has L2 sensitivity ``Delta`` is
         - exp(epsilon) Phi(-Delta / (2 sigma) - epsilon sigma / Delta) <= delta.
 
 Only ``mu = Delta / sigma`` matters: the mechanism is ``mu``-Gaussian DP (Dong,
-Roth and Su 2019), and the curve above is the (epsilon, delta) conversion of
+Roth and Su 2022; arXiv:1905.02383), and the curve above is the (epsilon, delta) conversion of
 ``mu``-GDP. The ``gaussian_dp_*`` functions take ``mu`` directly.
 
 Numerics. With ``x = epsilon / mu``, ``h = mu / 2``, ``p = |x - h|`` and the
@@ -459,7 +459,7 @@ def gaussian_dp_mu(epsilon, delta):
     r"""Largest :math:`\mu = \text{sensitivity} / \sigma` keeping the mechanism (epsilon, delta)-DP.
 
     Equivalently the largest ``mu`` such that ``mu``-Gaussian differential
-    privacy (Dong, Roth and Su 2019) implies (epsilon, delta)-DP: the
+    privacy (Dong, Roth and Su 2022) implies (epsilon, delta)-DP: the
     (epsilon, delta) curve of ``mu``-GDP is the analytic Gaussian mechanism's.
     ``1 / gaussian_sigma(epsilon, delta)`` for epsilon > 0; at epsilon = 0 it
     is the closed form :math:`2 \sqrt{2}\, \operatorname{erf}^{-1}(\delta)` (delta is then the total
@@ -501,7 +501,7 @@ def gaussian_dp_mu(epsilon, delta):
 def gaussian_dp_epsilon_from_mu(mu, delta):
     r"""Smallest epsilon for which ``mu``-Gaussian DP implies (epsilon, delta)-DP.
 
-    The conversion of Dong, Roth and Su (2019, Cor. 2.13), equal to
+    The conversion of Dong, Roth and Su (2022; Cor. 2.13 of arXiv:1905.02383), equal to
     :func:`gaussian_epsilon` with :math:`\text{sensitivity} / \sigma = \mu`; it takes ``mu``
     directly, so that compositions (:math:`\mu = \sqrt{\sum_i \mu_i^2}`) need no
     sigma.
@@ -543,7 +543,7 @@ def gaussian_dp_delta_from_mu(epsilon, mu):
     r"""Smallest delta for which ``mu``-Gaussian DP implies (epsilon, delta)-DP.
 
     :math:`\Phi(\mu / 2 - \epsilon / \mu) - e^{\epsilon}\, \Phi(-\mu / 2 - \epsilon / \mu)`
-    (Dong, Roth and Su 2019, Cor. 2.13), equal to :func:`gaussian_delta` with
+    (Dong, Roth and Su 2022; Cor. 2.13 of arXiv:1905.02383), equal to :func:`gaussian_delta` with
     :math:`\text{sensitivity} / \sigma = \mu`, evaluated without cancellation.
 
     Parameters
