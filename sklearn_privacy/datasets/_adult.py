@@ -1,17 +1,18 @@
 """UCI Adult (US 1994 census income) and the privacy funnel's discretisation."""
 
-import os
-
 import numpy as np
 import pandas as pd
 
 from sklearn_privacy.datasets._base import (
+    FETCH_CONSTRAINTS,
+    FETCH_DOCS,
     RemoteFile,
     check_n_records,
     fetch_file,
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/"
@@ -229,16 +230,13 @@ def discretize_adult(frame):
 
 @validate_params(
     {
+        **FETCH_CONSTRAINTS,
         "subset": [StrOptions({"train", "test", "all"})],
-        "data_home": [str, os.PathLike, None],
-        "download_if_missing": ["boolean"],
-        "return_X_y": ["boolean"],
-        "as_frame": ["boolean"],
         "discretize": ["boolean"],
-        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(**FETCH_DOCS)
 def fetch_adult(
     *,
     subset="train",
@@ -268,11 +266,8 @@ def fetch_adult(
     data_home : str or path-like, default=None
         Folder holding ``adult/adult.data`` and ``adult/adult.test``; see
         :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If a file is absent, download it from UCI (and check its SHA-256);
-        if False, raise :class:`FileNotFoundError` naming where to put it.
-    return_X_y : bool, default=False
-        Return ``(data, target)`` instead of a Bunch.
+    {download_if_missing}
+    {return_X_y}
     as_frame : bool, default=False
         If True, ``data`` is a DataFrame (categorical columns as pandas
         categoricals), ``target`` a Series and ``frame`` both together. If
@@ -280,14 +275,7 @@ def fetch_adult(
         strings.
     discretize : bool, default=False
         Apply :func:`discretize_adult` (age in 7 bins, education in 4 levels).
-    verify_checksum : bool, default=True
-        Check the SHA-256 of each file read against the original's, also when
-        the file was already present, and raise :class:`ChecksumError` naming
-        the file and both digests if it differs. The result is cached for the
-        process (keyed by the file's path, size and modification time), so a
-        repeated load does not hash the file again. Pass False to load a copy
-        that you modified on purpose; it must still parse. Downloads are
-        always checked.
+    {verify_checksum}
 
     Returns
     -------
@@ -297,17 +285,7 @@ def fetch_adult(
         (``["income"]``), ``DESCR``.
     (data, target) : tuple if ``return_X_y`` is True
 
-    Raises
-    ------
-    FileNotFoundError
-        A file is absent and was not downloaded; the message says where to
-        put it and where to get it.
-    ChecksumError
-        A file is not the original (see ``verify_checksum``).
-    ValueError
-        ``data_home`` is not a folder, or a file cannot be parsed or does not
-        hold the original records (for instance with
-        ``verify_checksum=False``).
+    {fetch_raises}
 
     See Also
     --------

@@ -35,6 +35,49 @@ from sklearn.utils import Bunch
 from sklearn_privacy.utils._sklearn_compat import validate_params
 
 ENV_VAR = "SKLEARN_PRIVACY_DATA"
+
+#: The parameters every ``fetch_*`` loader shares, validated alike.
+FETCH_CONSTRAINTS = {
+    "data_home": [str, os.PathLike, None],
+    "download_if_missing": ["boolean"],
+    "return_X_y": ["boolean"],
+    "as_frame": ["boolean"],
+    "verify_checksum": ["boolean"],
+}
+
+#: Their documentation, for :class:`~sklearn_privacy.utils._docstring.Substitution`
+#: (``{download_if_missing}``, ``{return_X_y}``, ``{verify_checksum}``), and the
+#: errors every loader raises (``{fetch_raises}``, the whole section).
+FETCH_DOCS = {
+    "download_if_missing": """\
+download_if_missing : bool, default=True
+    If a file is absent, download it (and check its checksum); if False,
+    raise :class:`FileNotFoundError` naming where to put it.""",
+    "return_X_y": """\
+return_X_y : bool, default=False
+    Return ``(data, target)`` instead of a Bunch.""",
+    "verify_checksum": """\
+verify_checksum : bool, default=True
+    Check the SHA-256 of each file read against the original's, also when
+    the file was already present, and raise :class:`ChecksumError` naming
+    the file and both digests if it differs. The result is cached for the
+    process (keyed by the file's path, size and modification time), so a
+    repeated load does not hash the file again. Pass False to load a copy
+    that you modified on purpose; it must still parse. Downloads are
+    always checked.""",
+    "fetch_raises": """\
+Raises
+------
+FileNotFoundError
+    A file is absent and was not downloaded; the message says where to
+    put it and where to get it.
+ChecksumError
+    A file is not the original (see ``verify_checksum``).
+ValueError
+    ``data_home`` is not a folder, or a file cannot be parsed or does not
+    hold the original records (for instance with
+    ``verify_checksum=False``).""",
+}
 DEFAULT_DATA_HOME = Path("~") / "sklearn_privacy_data"
 
 _CHUNK = 1 << 16

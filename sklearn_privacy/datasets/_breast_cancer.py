@@ -1,16 +1,17 @@
 """Breast Cancer Wisconsin (Original): 699 samples, 9 cytology scores 1-10."""
 
-import os
-
 import pandas as pd
 
 from sklearn_privacy.datasets._base import (
+    FETCH_CONSTRAINTS,
+    FETCH_DOCS,
     RemoteFile,
     check_n_records,
     fetch_file,
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import validate_params
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/breast-cancer-wisconsin/"
@@ -80,14 +81,11 @@ https://doi.org/10.24432/C5HP4Z
 
 @validate_params(
     {
-        "data_home": [str, os.PathLike, None],
-        "download_if_missing": ["boolean"],
-        "return_X_y": ["boolean"],
-        "as_frame": ["boolean"],
-        "verify_checksum": ["boolean"],
+        **FETCH_CONSTRAINTS,
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(**FETCH_DOCS)
 def fetch_breast_cancer_wisconsin(
     *,
     data_home=None,
@@ -113,22 +111,12 @@ def fetch_breast_cancer_wisconsin(
         Folder holding
         ``breast-cancer-wisconsin/breast-cancer-wisconsin.data``; see
         :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If the file is absent, download it from UCI (and check its SHA-256);
-        if False, raise :class:`FileNotFoundError` naming where to put it.
-    return_X_y : bool, default=False
-        Return ``(data, target)`` instead of a Bunch.
+    {download_if_missing}
+    {return_X_y}
     as_frame : bool, default=False
         Return pandas objects (``data`` DataFrame, ``target`` categorical
         Series, ``frame``) instead of ndarrays.
-    verify_checksum : bool, default=True
-        Check the SHA-256 of each file read against the original's, also when
-        the file was already present, and raise :class:`ChecksumError` naming
-        the file and both digests if it differs. The result is cached for the
-        process (keyed by the file's path, size and modification time), so a
-        repeated load does not hash the file again. Pass False to load a copy
-        that you modified on purpose; it must still parse. Downloads are
-        always checked.
+    {verify_checksum}
 
     Returns
     -------
@@ -139,17 +127,7 @@ def fetch_breast_cancer_wisconsin(
         numbers).
     (data, target) : tuple if ``return_X_y`` is True
 
-    Raises
-    ------
-    FileNotFoundError
-        A file is absent and was not downloaded; the message says where to
-        put it and where to get it.
-    ChecksumError
-        A file is not the original (see ``verify_checksum``).
-    ValueError
-        ``data_home`` is not a folder, or a file cannot be parsed or does not
-        hold the original records (for instance with
-        ``verify_checksum=False``).
+    {fetch_raises}
 
     See Also
     --------

