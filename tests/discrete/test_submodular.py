@@ -260,6 +260,11 @@ def test_iac_mdsf_path_values_and_errors():
         iac_mdsf(joint, 1.5)
     with pytest.raises(ValueError, match="objective"):
         iac_mdsf(joint, 0.5, objective="other")
+    # a table that is not a pmf was merged as if it were one (it ran on any array)
+    with pytest.raises(ValueError, match="joint must sum to 1, it sums to 2"):
+        iac_mdsf(2 * joint, 0.5)
+    with pytest.raises(ValueError, match="joint must hold finite non-negative"):
+        iac_mdsf(np.array([[0.5, -0.1], [0.3, 0.3]]), 0.5)
     with pytest.raises(ValueError, match="solver"):
         ds_minimize(*step_functions(joint, 0.5), solver="other")
 
