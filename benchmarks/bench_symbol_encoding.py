@@ -4,9 +4,12 @@ The alphabet now stands on the shared ``utils._symbols`` encoder and row
 lookup; it must not be slower than the one it replaced. Three tables: Adult's
 six object columns (real data, long-tailed counts), 100000 rows of four
 integer columns with 8 values (tied counts: 4096 symbols seen about 24 times
-each), and 100000 rows of three columns of 50 random integers (mostly
-distinct symbols). Both versions run in child processes of this one run,
-alternately; each times best-of-7 ``fit_encode`` and ``encode`` of 20000 rows.
+each), 100000 rows of three columns of 50 random integers (mostly
+distinct symbols), and 100000 rows drawn from 2000 records of 20 columns of
+30 values (30^20 combinations: beyond an int64 key, the rows' bytes are the
+lookup keys; the per-row dictionary they replaced looped over the rows).
+Both versions run in child processes of this one run, alternately; each
+times best-of-7 ``fit_encode`` and ``encode`` of 20000 rows.
 
 Run: ``python benchmarks/bench_symbol_encoding.py [--baseline REF]`` (default
 ``c2f6880``, the commit before the shared encoder).
@@ -36,6 +39,9 @@ tables = {{
     "adult (6 object columns)": adult[columns].astype(object).fillna("?").to_numpy(),
     "tied counts (4 x 8 values)": rng.integers(0, 8, (100000, 4)),
     "random (3 x 50 values)": rng.integers(0, 50, (100000, 3)),
+    "wide (20 x 30 values)": rng.integers(0, 30, (2000, 20))[
+        rng.integers(0, 2000, 100000)
+    ],
 }}
 out = {{}}
 for name, X in tables.items():

@@ -57,6 +57,20 @@ def _row_keys(column_codes, radix):
     return column_codes @ weights
 
 
+def _lookup_keys(column_codes, radix):
+    """One comparable key per row of column codes: the int64 key, or the row's bytes.
+
+    Beyond an int64 key (more than 2^62 combinations) each row is read as one
+    opaque value of its bytes: equal rows have equal keys and the keys sort
+    (byte-wise, not in the columns' order, which a lookup does not need).
+    """
+    keys = _row_keys(column_codes, radix)
+    if keys is not None:
+        return keys
+    rows = np.ascontiguousarray(column_codes, dtype=np.int64)
+    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(-1)
+
+
 def _code_columns(table, unordered):
     """Categories of each column of a 2-D table, each cell's code, and the column sizes."""
     categories = []
@@ -184,16 +198,10 @@ class RowIndex:
     def _index(self, categories, column_codes, radix):
         """Index the records from their columns' categories and their cells' codes."""
         self._categories, self.record_codes, self._radix = categories, column_codes, radix
-        keys = _row_keys(column_codes, self._radix)
-        if keys is None:
-            # Too many combinations for an int64 key: code the column codes instead.
-            _, keys = np.unique(column_codes, axis=0, return_inverse=True)
-            self._wide = {tuple(row): i for i, row in enumerate(column_codes.tolist())}
-        else:
-            self._wide = None
+        keys = _lookup_keys(column_codes, self._radix)
         self._order = np.argsort(keys, kind="stable")
-        self._sorted_keys = keys.reshape(-1)[self._order]
-        if np.any(np.diff(self._sorted_keys) == 0):
+        self._sorted_keys = keys[self._order]
+        if np.any(self._sorted_keys[1:] == self._sorted_keys[:-1]):
             raise ValueError("records must be distinct rows.")
 
     @property
@@ -255,16 +263,9 @@ class RowIndex:
                 f"{name} has {values.shape[1]} columns, the records have {self.records.shape[1]}."
             )
         column_codes, known = self.column_codes(values)
-        if self._wide is not None:
-            found = np.array(
-                [self._wide.get(tuple(row), -1) for row in column_codes.tolist()], dtype=np.int64
-            )
-        else:
-            keys = _row_keys(column_codes, self._radix)
-            position = np.minimum(
-                np.searchsorted(self._sorted_keys, keys), self._sorted_keys.size - 1
-            )
-            found = np.where(self._sorted_keys[position] == keys, self._order[position], -1)
+        keys = _lookup_keys(column_codes, self._radix)
+        position = np.minimum(np.searchsorted(self._sorted_keys, keys), self._sorted_keys.size - 1)
+        found = np.where(self._sorted_keys[position] == keys, self._order[position], -1)
         found = np.where(known.all(axis=1), found, -1)
         if unknown == "error" and np.any(found < 0):
             first = int(np.flatnonzero(found < 0)[0])

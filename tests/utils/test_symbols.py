@@ -63,6 +63,7 @@ def test_row_index_codes_and_unknown(wide):
     unseen[:, 0] = 99  # an unseen value
     mixed = np.vstack([records[:3], unseen])
     assert index.codes(mixed, unknown=-1).tolist() == [0, 1, 2, -1, -1]
+    assert index._sorted_keys.dtype.kind == ("V" if wide else "i")
     with pytest.raises(ValueError, match=r"X has 2 row\(s\) not seen at fit \(first: row 3"):
         index.codes(mixed)
     with pytest.raises(ValueError, match="columns"):
