@@ -1,7 +1,7 @@
 """Speed of the joint-symbol encoder (``CategoricalAlphabet``), today's code against a baseline.
 
 The alphabet now stands on the shared ``utils._symbols`` encoder and row
-lookup; it must not be slower than the one it replaced. Three tables: Adult's
+lookup; it must not be slower than the one it replaced. Four tables: Adult's
 six object columns (real data, long-tailed counts), 100000 rows of four
 integer columns with 8 values (tied counts: 4096 symbols seen about 24 times
 each), 100000 rows of three columns of 50 random integers (mostly
