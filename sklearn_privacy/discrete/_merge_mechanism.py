@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.discrete._greedy import OBJECTIVES
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
@@ -47,7 +48,7 @@ class _MergeMechanism(BaseMechanism):
 
     _parameter_constraints: dict = {
         **BaseMechanism._parameter_constraints,
-        "objective": [StrOptions({"funnel", "bottleneck"})],
+        "objective": [OBJECTIVES],
         "verbose": ["verbose"],
         "output": [StrOptions({"symbol", "onehot", "sample"})],
         "handle_unknown": [StrOptions({"error", "nearest"})],
