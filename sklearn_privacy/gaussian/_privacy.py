@@ -149,8 +149,8 @@ class _GaussianMechanism(BaseMechanism):
         :func:`~sklearn_privacy.utils.sensitive_design_matrix`) and means
         ``"continuous"`` for a private one, whose classes are private.
         """
-        classes = getattr(self, "classes", "auto")
-        if self._encoding_read_off_rows():
+        classes = self._classes_of(name)
+        if self._encoding_read_off_rows(name):
             design = sensitive_design_matrix(values, name)
             self._warn_many_classes(values, design.shape[1] + 1, name)
             return design
@@ -165,14 +165,25 @@ class _GaussianMechanism(BaseMechanism):
                 "classes=[...]."
             ) from exc
 
-    def _encoding_read_off_rows(self):
-        """Whether the encoding of S and y is read off the rows: a public fit with ``"auto"``."""
-        classes = getattr(self, "classes", "auto")
+    def _classes_of(self, name):
+        """``classes`` for the variable it declares, ``"auto"`` for the other one.
+
+        ``classes`` (a parameter of GIB only) declares the variable the mechanism is
+        designed against: S for the funnel, y for the bottleneck. The other one (S
+        of a bottleneck, read for ``leakage_``) is encoded as ``"auto"`` says.
+        """
+        is_s = name in ("sensitive", _S_COLUMNS)
+        declared = is_s if getattr(self, "objective", None) == "funnel" else name == "y"
+        return getattr(self, "classes", "auto") if declared else "auto"
+
+    def _encoding_read_off_rows(self, name):
+        """Whether the encoding of S or y is read off the rows: a public fit with ``"auto"``."""
+        classes = self._classes_of(name)
         return self.fit_data == "public" and isinstance(classes, str) and classes == "auto"
 
     def _declared_encoder(self, name, n_source_columns):
         """The encoder of S or y when it needs no look at the rows (else None)."""
-        if self._encoding_read_off_rows():
+        if self._encoding_read_off_rows(name):
             return None
         return _DeclaredEncoder(self, name, n_source_columns)
 

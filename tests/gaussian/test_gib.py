@@ -192,3 +192,25 @@ def test_auto_classes_warn_when_numbers_become_many_classes():
         warnings.simplefilter("error")
         GaussianIBTransformer(fit_data="public", classes="continuous").fit(X, score)
         GaussianIBTransformer(fit_data="public").fit(X, score > 20)  # a label: silent
+
+
+def test_declared_classes_of_y_are_not_applied_to_s():
+    # a bottleneck's classes declare y; S (read for leakage_) was encoded with them too,
+    # became constant, and leakage_ was nan
+    rng = np.random.default_rng(0)
+    n = 2000
+    s, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    X = np.column_stack([s, rng.normal(size=(n, 3)) + np.c_[y, s, y + s]])
+    auto = GaussianIBTransformer(sensitive=[0], fit_data="public").fit(X, y)
+    named = GaussianIBTransformer(sensitive=[0], fit_data="public", classes=["no", "yes"])
+    named.fit(X, np.where(y, "yes", "no"))
+    assert np.isfinite(auto.leakage_) and auto.leakage_ > 0.005
+    assert named.leakage_ == pytest.approx(auto.leakage_, rel=1e-9)
+    assert named.disclosure_ == pytest.approx(auto.disclosure_, rel=1e-9)
+    # the funnel's classes declare S: a value outside them counts as the first class
+    funnel = dict(objective="funnel", disclosure=0.3, sensitive=[0], fit_data="public")
+    declared = GaussianIBTransformer(classes=[0, 1], **funnel).fit(X)
+    read = GaussianIBTransformer(**funnel).fit(X)
+    np.testing.assert_allclose(declared.components_, read.components_, atol=1e-9)
+    with pytest.raises(ValueError, match="cov_s is singular"):  # 0 -> class 1: S constant
+        GaussianIBTransformer(classes=[1, 2], **funnel).fit(X)
