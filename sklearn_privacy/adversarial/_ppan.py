@@ -61,18 +61,19 @@ class PPANTransformer(BaseMechanism):
     lam : float, default=10.0
         Weight of the distortion. Without ``max_distortion`` it is the
         trade-off knob: a larger ``lam`` keeps the release closer to ``X``
-        and leaks more. With ``max_distortion`` it is a penalty weight:
-        minibatch training minimises ``E log Q + lam * max(0, E d -
-        max_distortion)^2`` (large, e.g. 500, to hold the budget); exact
-        steps use the augmented Lagrangian
+        and leaks more. With ``max_distortion`` it is the weight of an
+        augmented Lagrangian of the budget,
         ``lam * (max(0, e + mu / (2 lam))^2 - (mu / (2 lam))^2)`` on the
         excess ``e = (E d - max_distortion) / scale``, whose multiplier ``mu``
-        (0 at first) rises by ``2 lam e`` after every step, so that the
-        budget is met at convergence whatever ``lam``, which only sets how
-        hard the first steps push (the default 10 was measured best; 500
+        (``multiplier_`` of ``net_``, 0 at first) rises after every epoch by
+        ``2 lam e`` in exact steps and by ``2 e`` (``e`` clipped to the
+        budget's size) in minibatch training, so that the budget is met at
+        convergence whatever ``lam``, which only sets how hard the first
+        epochs push (the default 10 was measured best for exact steps; 500
         takes about ten times more steps). ``scale`` is 1, or the total
         variance of the released columns for ``distortion="squared"`` (the
-        squared error of releasing their mean).
+        squared error of releasing their mean). The stopping rule also waits
+        for the budget: met, and used while the multiplier is positive.
     max_distortion : float or None, default=None
         Distortion budget ``delta``, in the unit of ``distortion`` (see
         there: for squared error a sum over the released columns per row);
