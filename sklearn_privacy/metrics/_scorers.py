@@ -8,6 +8,7 @@ the fold and measures. scikit-learn's ``make_scorer`` cannot do this: its
 ``response_method`` cannot be ``transform``.
 """
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -15,6 +16,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import encode_symbols, mutual_information
 from sklearn_privacy.metrics._leakage import (
     _ESTIMATORS,
@@ -130,6 +132,17 @@ class _MechanismScorer:
                 "columns and no `sensitive` metadata reached the scorer (enable metadata "
                 "routing and pass sensitive=... to fit of GridSearchCV/cross_validate)."
             )
+        if S is not None and len(encode_symbols(S, name="sensitive")[1]) < 2:
+            # I(S; U) of a constant S is 0 and an adversary is always right: neither
+            # says anything about the release (a LeaveOneOut fold scored 0 nats)
+            warnings.warn(
+                f"{self!r}: the {len(S)} row(s) of this fold hold a single value of S, on "
+                "which nothing about the release can be measured; the score is nan. Use "
+                "larger folds holding every value of S (fewer splits, or stratify on S).",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
+            return np.nan
         value = self._measure_without_release(mechanism, X_release, S)
         if value is None:
             release = np.asarray(mechanism.transform(X_mech))

@@ -204,3 +204,24 @@ def test_scorer_rejects_nan_in_x(discrete_data):
     X[0, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         make_leakage_scorer()(mech, X)
+
+
+@pytest.mark.filterwarnings("ignore:.*merged nothing:UserWarning")
+def test_a_fold_with_one_value_of_s_scores_nan_and_says_why():
+    from sklearn.model_selection import LeaveOneOut
+
+    from sklearn_privacy import PrivacyFunnelTransformer
+
+    rng = np.random.default_rng(0)
+    s, y = rng.integers(0, 2, 60), rng.integers(0, 2, 60)
+    X = np.column_stack([s, s, rng.integers(0, 3, 60)])  # the second column gives S away
+    funnel = PrivacyFunnelTransformer(sensitive=[0], threshold=1.0, handle_unknown="nearest")
+    pipe = Pipeline([("privacy", funnel), ("clf", LogisticRegression())])
+    scoring = {"leakage": make_leakage_scorer(), "adversary": make_adversary_scorer()}
+    with pytest.warns(UserWarning, match="single value of S, on which nothing") as record:
+        loo = cross_validate(pipe, X, y, scoring=scoring, cv=LeaveOneOut())
+    # before: 0.0 nats on every fold, a release that gives S away looked private
+    assert np.isnan(loo["test_leakage"]).all() and np.isnan(loo["test_adversary"]).all()
+    assert any(w.filename == __file__ for w in record)
+    folds = cross_validate(pipe, X, y, scoring=scoring, cv=3)
+    assert np.all(-folds["test_leakage"] > 0.6)  # I(S; X) of ln 2 minus the fold's sampling
