@@ -1,5 +1,6 @@
 """GaussianIBTransformer: Gaussian information bottleneck and Gaussian privacy funnel."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -8,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
+from sklearn_privacy.exceptions import PrivateFitWarning, user_stacklevel
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import (
@@ -65,7 +67,9 @@ class GaussianIBTransformer(_GaussianMechanism):
     Parameters
     ----------
     beta : float, default=10.0
-        Bottleneck trade-off, > 1; must exceed the smallest critical value.
+        Bottleneck trade-off, > 1. At or below the smallest critical value
+        (``critical_betas_``) no direction of X is worth its cost: the release
+        is pure noise, with a warning.
     objective : {"bottleneck", "funnel"}, default="bottleneck"
         - "bottleneck": keep information on the relevance variable.
         - "funnel": hide S (needs S) while disclosing ``disclosure`` nats of X.
@@ -110,7 +114,11 @@ class GaussianIBTransformer(_GaussianMechanism):
     Attributes
     ----------
     components_ : ndarray of shape (`n_components_`, n_features)
-        The nonzero rows of :math:`A` (acting on the released columns).
+        The nonzero rows of :math:`A` (acting on the released columns). A
+        bottleneck whose ``beta`` is at or below the smallest critical value
+        (of the private estimates, for a private fit) releases nothing about
+        X: one row of zeros, so that the release is one column of N(0, 1)
+        noise, with a warning.
     eigenvalues_ : ndarray of shape (n_features,)
         Ascending eigenvalues of :math:`\Sigma_{x|y} \Sigma_x^{-1}`
         (:math:`\Sigma_{x|s}` for the funnel).
@@ -320,14 +328,14 @@ class GaussianIBTransformer(_GaussianMechanism):
                 sol = gaussian_privacy_funnel(cov_x, cov_xy, cov_y, self.disclosure)
             else:
                 sol = gaussian_information_bottleneck(cov_x, cov_xy, cov_y, self.beta)
+        except _BetaAtOrBelowCritical as exc:
+            sol = self._release_nothing(exc, rows, d)
         except ValueError as exc:
             if "singular" in str(exc):
                 raise ValueError(
                     f"{exc} (covariance of the released columns or of the "
                     f"{'sensitive' if self.objective == 'funnel' else 'relevance'} variable)"
                 ) from exc
-            if isinstance(exc, _BetaAtOrBelowCritical) and self.fit_data == "private":
-                raise ValueError(self._private_critical_message(exc.critical, rows)) from exc
             raise
         A = sol["components"]
         self.components_ = A
@@ -363,14 +371,42 @@ class GaussianIBTransformer(_GaussianMechanism):
             self.leakage_ = self.rate_
 
         self._set_guarantee(2.0 * self.radius_ * float(np.linalg.norm(A, 2)) if A.size else 0.0)
-        self.epsilon_exponential_ = np.inf
-        if self.objective == "bottleneck" and A.size:
+        # a release independent of X (A = 0) gives nothing away
+        self.epsilon_exponential_ = np.inf if np.any(A) else 0.0
+        if self.objective == "bottleneck" and np.any(A):
             self.epsilon_exponential_ = self._exponential_bound(
                 A, cov_x, cov_xy, cov_y, cov_t, self.radius_
             )
 
+    def _release_nothing(self, exc, rows, d):
+        """The bottleneck at or below its smallest critical value: one column of pure noise.
+
+        No direction of X is worth its cost at this ``beta``: the optimum of the
+        bottleneck's Lagrangian is a release independent of X (``A = 0``). It is
+        released as one column of N(0, 1) noise, so that a Pipeline keeps working
+        (a classifier then predicts the majority), with a warning naming the
+        smallest critical value; a private fit names the noise of its estimates as
+        the likely cause.
+        """
+        noise = " The release is one column of pure noise, independent of X."
+        if self.fit_data == "private":
+            message = self._private_critical_message(exc.critical, rows) + noise
+            warnings.warn(message, PrivateFitWarning, stacklevel=user_stacklevel())
+        else:
+            message = (
+                f"GaussianIBTransformer: beta={self.beta!r} is at or below the smallest "
+                f"critical value {exc.critical:.6g} of the fit rows: no direction of X informs "
+                "the relevance variable enough to be worth its cost. Raise beta above it."
+            )
+            warnings.warn(message + noise, UserWarning, stacklevel=user_stacklevel())
+        return {
+            "components": np.zeros((1, d)),
+            "eigenvalues": exc.eigenvalues,
+            "critical_betas": exc.critical_betas,
+        }
+
     def _private_critical_message(self, critical, rows):
-        """The refusal of a private fit, with its cause: the noise of the private covariance."""
+        """A private fit below its critical value, with its cause: the noise of the estimates."""
         critical = "inf" if np.isinf(critical) else f"{critical:.6g}"
         budget = (
             f"fit_epsilon={self.fit_epsilon!r}"

@@ -102,11 +102,13 @@ _LAMBDA_FLOOR = 1e-12
 
 
 class _BetaAtOrBelowCritical(ValueError):
-    """The bottleneck's refusal, with the smallest critical value (for a caller's message)."""
+    """The bottleneck's refusal, with its eigenvalues and critical values (for a caller)."""
 
-    def __init__(self, message, *, critical):
+    def __init__(self, message, *, eigenvalues, critical_betas):
         super().__init__(message)
-        self.critical = critical
+        self.eigenvalues = eigenvalues
+        self.critical_betas = critical_betas
+        self.critical = float(critical_betas.min())
 
 
 def _critical(lam):
@@ -194,7 +196,8 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
             f"beta={beta!r} is at or below the smallest critical value "
             f"{critical.min():.6g} = 1 / (1 - lambda_min): the bottleneck releases nothing. "
             "Choose a larger beta.",
-            critical=float(critical.min()),
+            eigenvalues=lam,
+            critical_betas=critical,
         )
     keep = beta > critical
     # thesis eq. 4.10 with v^T Sigma_x v = 1. lambda = 0 (Y determines a direction) asks

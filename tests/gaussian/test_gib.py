@@ -81,12 +81,24 @@ def test_relevance_columns_replace_y_and_are_not_released():
     np.testing.assert_allclose(gib.components_, gib_y.components_, rtol=1e-10)
 
 
-def test_beta_below_critical_value_is_named():
+def test_beta_below_critical_value_releases_noise_and_names_it():
+    # at or below the smallest critical value the bottleneck's optimum is A = 0: nothing
+    # about X (it raised before, so a default fit on weakly informative data failed)
     X, y = _xy()
     gib = GaussianIBTransformer(fit_data="public", beta=1e6).fit(X, y)
     crit = gib.critical_betas_.min()
-    with pytest.raises(ValueError, match=f"{crit:.6g}"):
-        GaussianIBTransformer(fit_data="public", beta=0.9 * crit).fit(X, y)
+    with pytest.warns(UserWarning, match=f"critical value {crit:.6g} .* pure noise") as w:
+        low = GaussianIBTransformer(fit_data="public", beta=0.9 * crit).fit(X, y)
+    assert w[0].filename == __file__
+    np.testing.assert_array_equal(low.components_, np.zeros((1, X.shape[1])))
+    np.testing.assert_allclose(low.critical_betas_, gib.critical_betas_, rtol=1e-12)
+    assert low.rate_ == low.leakage_ == low.relevance_information_ == 0.0
+    assert low.epsilon_exponential_ == 0.0 and low.n_components_ == 1
+    # the MMSE of X from nothing: its total variance
+    assert low.distortion_ == pytest.approx(np.trace(np.cov(X.T)), rel=1e-9)
+    T = low.transform(X)
+    assert T.shape == (len(X), 1) and abs(np.corrcoef(T[:, 0], X[:, 0])[0, 1]) < 0.15
+    assert T.std() == pytest.approx(1.0, rel=0.15)
 
 
 def test_singular_covariance_is_rejected():
