@@ -431,7 +431,12 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             # (``_split_sensitive``), so that an error names the right columns.
             kwargs = {"dtype": None, "ensure_all_finite": False}
         # Fitting needs two rows (S must vary); a fitted mechanism releases a single row too.
-        X = validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1, **kwargs)
+        try:
+            X = validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1, **kwargs)
+        except ValueError as exc:
+            if "could not convert" not in str(exc):
+                raise
+            raise self._non_numeric_error(exc, "the columns of X") from exc
         if self._categorical_input:
             check_categorical_values(X, feature_names=getattr(self, "feature_names_in_", None))
         return X
@@ -489,6 +494,15 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         positions = sensitive_positions(self.sensitive, names, self.n_features_in_, strict=True)
         return np.asarray(positions, dtype=int)
 
+    def _non_numeric_error(self, exc, where):
+        """The error of a numeric mechanism given text, with the remedies."""
+        return ValueError(
+            f"{self.__class__.__name__} releases numeric columns, but {where} hold "
+            f"non-numeric values ({exc}). Encode them before the mechanism (for example "
+            "OneHotEncoder in a ColumnTransformer), drop them, or release categorical "
+            "columns with PrivacyFunnelTransformer, SubmodularFunnel or ConvexPrivacyMapping."
+        )
+
     def _split_sensitive(self, X):
         """Split validated ``X`` into (released columns, S columns or None)."""
         if self.sensitive_columns_.size == 0:
@@ -500,11 +514,8 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             except ValueError as exc:
                 if "could not convert" not in str(exc):
                     raise
-                raise ValueError(
-                    f"{self.__class__.__name__} releases numeric columns, but the released "
-                    f"columns of X (all but the sensitive ones, sensitive={self.sensitive!r}) "
-                    f"hold non-numeric values: {exc}"
-                ) from exc
+                where = f"the released columns of X (all but sensitive={self.sensitive!r})"
+                raise self._non_numeric_error(exc, where) from exc
             if S.dtype == object:
                 # S may hold numbers or labels; anything else (a dict, a list) raises
                 # numpy's TypeError here, as it does for numeric columns.

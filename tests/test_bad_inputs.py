@@ -149,3 +149,14 @@ def test_a_dask_frame_whose_first_partition_is_empty_is_released():
     lazy = dd.from_delayed([dask.delayed(p) for p in parts], meta=frame.iloc[:0])
     mech = L2CompressionDP(fit_data="public").fit(lazy)
     assert mech.transform(lazy).compute().shape == (N, 2)
+
+
+@pytest.mark.parametrize("frame", [False, True])
+def test_text_given_to_a_numeric_mechanism_names_it_and_the_remedies(frame):
+    X = pd.DataFrame({"age": ["25-34", "35-44"] * 50, "x": np.arange(100.0)})
+    X = X if frame else X.to_numpy(dtype=object)
+    for mech in (L2CompressionDP(), GaussianIBTransformer(fit_data="public")):
+        name = type(mech).__name__
+        # before: numpy's bare "could not convert string to float: '25-34'"
+        with pytest.raises(ValueError, match=f"{name} releases numeric columns.*'25-34'.*OneHot"):
+            mech.fit(X, np.arange(100) % 2)

@@ -93,10 +93,40 @@ def find_mechanism(estimator, X=None):
                 return find_mechanism(step, X)
             if X is not None:
                 X = step.transform(X)
+    hidden = _branches_holding_mechanism(estimator)
+    if hidden:
+        raise TypeError(
+            f"The mechanism is inside {hidden}: privacy scorers find a mechanism only "
+            "among the steps of a Pipeline (nested Pipelines included), as they measure the "
+            "whole release and a branch releases only some columns (the others would go "
+            "unmeasured). Make the mechanism a step of the Pipeline, on every column that is "
+            "released, or score the branch's own Pipeline on its columns."
+        )
     raise TypeError(
         f"{type(estimator).__name__} is neither a sklearn_privacy mechanism nor a Pipeline "
         "holding one; privacy scorers need one."
     )
+
+
+def _branches_holding_mechanism(estimator):
+    """Name of a ColumnTransformer or FeatureUnion inside ``estimator`` that holds a mechanism."""
+    steps = [estimator]
+    while steps:
+        step = steps.pop()
+        if isinstance(step, BaseMechanism):
+            continue
+        if isinstance(step, Pipeline):
+            steps.extend(s for _, s in step.steps)
+            continue
+        branches = getattr(step, "transformers", None) or getattr(step, "transformer_list", None)
+        for branch in branches or []:
+            inner = branch[1]
+            if isinstance(inner, BaseMechanism) or (
+                isinstance(inner, Pipeline) and _holds_mechanism(inner)
+            ):
+                return f"a {type(step).__name__}"
+            steps.append(inner)
+    return None
 
 
 def _holds_mechanism(estimator):

@@ -225,3 +225,23 @@ def test_a_fold_with_one_value_of_s_scores_nan_and_says_why():
     assert any(w.filename == __file__ for w in record)
     folds = cross_validate(pipe, X, y, scoring=scoring, cv=3)
     assert np.all(-folds["test_leakage"] > 0.6)  # I(S; X) of ln 2 minus the fold's sampling
+
+
+def test_a_mechanism_inside_a_column_transformer_is_named_not_hidden():
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+
+    from sklearn_privacy import PrivacyFunnelTransformer
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"s": rng.integers(0, 2, 200), "a": rng.integers(0, 3, 200)})
+    X["z"] = rng.normal(size=200)
+    funnel = PrivacyFunnelTransformer(sensitive=["s"], threshold=0.5)
+    branch = make_pipeline(funnel, OneHotEncoder(handle_unknown="ignore"))
+    columns = ColumnTransformer([("priv", branch, ["s", "a"]), ("num", StandardScaler(), ["z"])])
+    pipe = make_pipeline(columns, LogisticRegression()).fit(X, rng.integers(0, 2, 200))
+    # before: "Pipeline is neither a sklearn_privacy mechanism nor a Pipeline holding one"
+    with pytest.raises(TypeError, match="inside a ColumnTransformer: privacy scorers find"):
+        make_leakage_scorer()(pipe, X)
+    with pytest.raises(TypeError, match="neither a sklearn_privacy mechanism"):
+        make_leakage_scorer()(make_pipeline(StandardScaler()).fit(X[["z"]]), X[["z"]])
