@@ -69,21 +69,23 @@ def find_label_columns(values, candidates, skip):
     }
 
 
-def code_label_columns(values, positions, names=None):
+def code_label_columns(values, positions, names=None, *, unseen="error"):
     """``values`` (object array) with each label column replaced by the codes of its categories.
 
     A category unseen at fit is an error naming the column (by ``names[j]``
-    when given, else by position).
+    when given, else by position), or with ``unseen="code"`` the code -1 (a
+    value no record holds, for ``handle_unknown="nearest"``).
     """
     coded = values.copy()
     for j, categories in positions.items():
         codes = RowIndex(categories).codes(values[:, j], unknown=-1).astype(float)
-        if np.any(codes < 0):
+        if unseen == "error" and np.any(codes < 0):
             bad = values[int(np.flatnonzero(codes < 0)[0]), j]
             name = names[j] if names is not None else j
             raise ValueError(
                 f"column {name!r} of X holds {bad!r}, a category not seen at fit: the "
-                "mechanism has no row for it."
+                "mechanism has no row for it. Set handle_unknown='nearest' to map such rows "
+                "to the closest seen record."
             )
         coded[:, j] = codes
     return coded
@@ -206,6 +208,8 @@ class PPANInputs:
             self.records = records.reshape(len(records), -1)
             self.codes = codes
             self._index = RowIndex(self.records)
+            # each record's weight at fit: ties of handle_unknown="nearest" go to the heavier
+            self.counts = np.bincount(codes, weights=sample_weight, minlength=len(records))
             self.table = observation == "released" or self.sensitive.discrete
             self.center = self.scale = None
         else:
@@ -220,15 +224,19 @@ class PPANInputs:
         full = self.observation == "full"
         return len(self.records) * (self.sensitive.n_features if full else 1)
 
-    def mechanism_input(self, X, S):
-        """What the mechanism observes: a code of a finite ``W``, or floats."""
+    def mechanism_input(self, X, S, handle_unknown="error"):
+        """What the mechanism observes: a code of a finite ``W``, or floats.
+
+        A finite ``W`` not seen at fit raises, or with ``handle_unknown="nearest"``
+        is read as the record agreeing with it on most columns.
+        """
         full = self.observation == "full"
         if full and S is None:
             raise ValueError(
                 "observation='full': the mechanism reads S; give X with its sensitive columns."
             )
         if self.finite:
-            x_codes = self._index.codes(X, name="X")
+            x_codes = self._record_codes(X, handle_unknown)
             if not full:
                 return x_codes
             if self.table:
@@ -237,6 +245,21 @@ class PPANInputs:
             return np.hstack([onehot, self.sensitive.features(S)]).astype(np.float32)
         w = X if not full else np.hstack([X, self.sensitive.features(S)])
         return w.astype(np.float32)
+
+    def _record_codes(self, X, handle_unknown):
+        if handle_unknown == "error":
+            try:
+                return self._index.codes(X, name="X")
+            except ValueError as exc:
+                raise ValueError(
+                    f"{exc} Set handle_unknown='nearest' to map such rows to the closest seen "
+                    "record."
+                ) from exc
+        codes = self._index.codes(X, name="X", unknown=-1)
+        unseen = np.flatnonzero(codes < 0)
+        if unseen.size:
+            codes[unseen] = self._index.nearest(X[unseen], self.counts)
+        return codes
 
     def encode_utility(self, y, n):
         """The useful data ``y`` of a mutual-information utility: codes, or standardised floats.

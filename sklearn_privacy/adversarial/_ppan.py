@@ -176,6 +176,9 @@ class PPANTransformer(BaseMechanism):
         distinct rows (records) of the released columns, the size of the
         table the mechanism learns. ``release="auto"`` chooses a continuous
         release above it.
+    {handle_unknown}
+        A categorical release only (a continuous one reads any row); a label
+        category unseen at fit agrees with no record.
     {verbose}
         Here it is handed to the net: ``1`` prints skorch's epoch table.
     {sensitive}
@@ -298,6 +301,7 @@ class PPANTransformer(BaseMechanism):
         "train_split": [None, callable],
         "device": [str],
         "max_records": [Interval(Integral, 2, None, closed="left")],
+        "handle_unknown": [StrOptions({"error", "nearest"})],
     }
 
     _requires_sensitive = True
@@ -326,6 +330,7 @@ class PPANTransformer(BaseMechanism):
         train_split=None,
         device="cpu",
         max_records=1000,
+        handle_unknown="error",
         verbose=0,
         sensitive=None,
         random_state=None,
@@ -351,6 +356,7 @@ class PPANTransformer(BaseMechanism):
         self.train_split = train_split
         self.device = device
         self.max_records = max_records
+        self.handle_unknown = handle_unknown
         self.verbose = verbose
         self.sensitive = sensitive
         self.random_state = random_state
@@ -517,7 +523,7 @@ class PPANTransformer(BaseMechanism):
         net = self.net_
         X = np.asarray(X, dtype=np.float64)
         self._check_images(X)
-        w = self._inputs.mechanism_input(X, S)
+        w = self._inputs.mechanism_input(X, S, self.handle_unknown)
         device = net.device
         with torch.no_grad():
             net.module_.eval()
@@ -578,7 +584,8 @@ class PPANTransformer(BaseMechanism):
                 (names[j] if names else j): categories
                 for j, categories in self._label_positions.items()
             }
-        coded = code_label_columns(values, self._label_positions, names)
+        unseen = "code" if not reset and self.handle_unknown == "nearest" else "error"
+        coded = code_label_columns(values, self._label_positions, names, unseen=unseen)
         if frame is not None:
             coded = frame_like(frame, coded)
         return super()._validate_X(coded, reset=reset)
@@ -594,7 +601,7 @@ class PPANTransformer(BaseMechanism):
             return None
         import torch
 
-        w = self._inputs.mechanism_input(np.asarray(X, dtype=np.float64), S)
+        w = self._inputs.mechanism_input(np.asarray(X, dtype=np.float64), S, self.handle_unknown)
         with torch.no_grad():
             self.net_.module_.eval()
             _, probs = self.net_.module_(torch.as_tensor(w, device=self.net_.device), None)

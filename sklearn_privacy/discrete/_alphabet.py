@@ -35,8 +35,6 @@ from sklearn_privacy.utils._symbols import RowIndex
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
 _HANDLE_UNKNOWN = ("error", "nearest")
-# Rows per block when matching unseen rows to their nearest symbol (memory bound).
-_NEAREST_BLOCK = 2048
 
 
 class CategoricalAlphabet:
@@ -229,8 +227,8 @@ class CategoricalAlphabet:
         unknown = np.flatnonzero(codes < 0)
         if unknown.size == 0:
             return codes
-        column_codes, known = self._index.column_codes(X[unknown])
         if handle_unknown == "error":
+            _, known = self._index.column_codes(X[unknown[:1]])
             i = unknown[0]
             bad = [self._column_name(k) for k in np.flatnonzero(~known[0])]
             detail = (
@@ -243,7 +241,7 @@ class CategoricalAlphabet:
                 f"{X[i].tolist()!r}: {detail}). Set handle_unknown='nearest' to map them to "
                 "the closest seen symbol."
             )
-        codes[unknown] = self._nearest(column_codes, known)
+        codes[unknown] = self._index.nearest(X[unknown], self.counts_)
         return codes
 
     def decode(self, codes):
@@ -281,22 +279,6 @@ class CategoricalAlphabet:
 
     def _check_values(self, X):
         check_categorical_values(X, name=self.name, feature_names=self.feature_names)
-
-    def _nearest(self, column_codes, known):
-        """Seen symbol agreeing with each row on most columns; ties: most frequent, first."""
-        # Tie-break weight in (0, 1): larger for more frequent, then earlier symbols.
-        order = np.lexsort((np.arange(self.n_symbols_), -self.counts_))
-        rank = np.empty(self.n_symbols_)
-        rank[order] = np.arange(self.n_symbols_)
-        tie = 1.0 - (rank + 1.0) / (self.n_symbols_ + 1.0)
-        out = np.empty(column_codes.shape[0], dtype=np.int64)
-        for start in range(0, column_codes.shape[0], _NEAREST_BLOCK):
-            block = slice(start, start + _NEAREST_BLOCK)
-            agree = (
-                (column_codes[block, None, :] == self.symbols_[None, :, :]) & known[block, None, :]
-            ).sum(axis=2)
-            out[block] = np.argmax(agree + tie, axis=1)
-        return out
 
 
 @validate_params(

@@ -21,6 +21,8 @@ __all__ = ["CategoricalSampler", "RowIndex", "encode_rows"]
 
 # Mixed-radix keys of rows fit an int64 while the product of the column sizes does.
 _KEY_BITS = 62
+# Rows per block when matching rows to their nearest record (memory bound).
+_NEAREST_BLOCK = 2048
 
 
 def _as_table(values, name):
@@ -239,6 +241,38 @@ class RowIndex:
             known[:, k] = found >= 0
             codes[:, k] = np.maximum(found, 0)
         return codes, known
+
+    def nearest(self, values, counts):
+        """Code of the record agreeing with each row of ``values`` on most columns.
+
+        Ties go to the record of larger ``counts`` (its weight at fit), then to
+        the first. Unseen values agree with nothing.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, n_columns)
+        counts : ndarray of shape (n_records,)
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_samples,)
+        """
+        column_codes, known = self.column_codes(values)
+        n = self.record_codes.shape[0]
+        # Tie-break weight in (0, 1): larger for more frequent, then earlier records.
+        order = np.lexsort((np.arange(n), -np.asarray(counts, dtype=float)))
+        rank = np.empty(n)
+        rank[order] = np.arange(n)
+        tie = 1.0 - (rank + 1.0) / (n + 1.0)
+        out = np.empty(column_codes.shape[0], dtype=np.int64)
+        for start in range(0, column_codes.shape[0], _NEAREST_BLOCK):  # memory bound
+            block = slice(start, start + _NEAREST_BLOCK)
+            agree = (
+                (column_codes[block, None, :] == self.record_codes[None, :, :])
+                & known[block, None, :]
+            ).sum(axis=2)
+            out[block] = np.argmax(agree + tie, axis=1)
+        return out
 
     def codes(self, values, *, name="X", unknown="error"):
         """Code of each row of ``values``.

@@ -571,6 +571,33 @@ class _History:
         return self.values[rows, 0].tolist()
 
 
+def test_unseen_rows_raise_with_the_remedy_or_map_to_the_nearest_record():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 400)
+    X = np.column_stack([s, rng.choice(["a", "b", "c"], 400), rng.integers(0, 3, 400)])
+    X = X.astype(object)
+    X[:, 0], X[:, 2] = s, X[:, 2].astype(int)
+    seen = X[~((X[:, 1] == "c") & (X[:, 2] == 2))]  # every value, not this combination
+    new = np.array([[0, "c", 2], [1, "d", 1], [0, "a", 0]], dtype=object)
+    strict = PPANTransformer(sensitive=[0], max_distortion=0.2, random_state=0).fit(seen)
+    with pytest.raises(ValueError, match="not seen at fit.*handle_unknown='nearest'"):
+        strict.transform(new[:1])
+    with pytest.raises(ValueError, match="holds 'd', a category not seen.*'nearest'"):
+        strict.transform(new[1:2])
+    near = clone(strict).set_params(handle_unknown="nearest").fit(seen)
+    # each unseen row is read as the record that agrees on most columns (ties: the most
+    # frequent), so its release distribution is that record's
+    records = near._inputs.records
+    counts = near._inputs.counts
+    coded = near._validate_X(new, reset=False)[:, 1:].astype(float)
+    for row, code in zip(coded, near._inputs.mechanism_input(coded, None, "nearest")):
+        agree = (records == row).sum(axis=1)
+        best = np.flatnonzero(agree == agree.max())
+        assert code == best[np.argmax(counts[best])]
+    release = near.transform(new)
+    assert release.shape == (3, 2) and set(release[:, 0]) <= {"a", "b", "c"}
+
+
 def test_auto_activation_follows_the_data(binary):
     X, _ = binary
     rng = np.random.default_rng(0)

@@ -131,3 +131,20 @@ def test_distortion_sqeuclidean_is_the_summed_squared_distance():
     np.testing.assert_allclose(distortion_matrix(Y, U, kind="sqeuclidean"), expected)
     with pytest.raises(TypeError, match="as numbers"):
         distortion_matrix([["a"]], kind="sqeuclidean")
+
+
+def test_row_index_nearest_against_a_loop():
+    rng = np.random.default_rng(3)
+    records = np.unique(rng.integers(0, 4, size=(40, 5)), axis=0)
+    counts = rng.integers(1, 5, size=len(records)).astype(float)
+    index = RowIndex(records)
+    values = rng.integers(0, 6, size=(300, 5))  # 4 and 5 are values no record holds
+    found = index.nearest(values, counts)
+    for row, code in zip(values, found):
+        agree = (records == row).sum(axis=1)
+        best = np.flatnonzero(agree == agree.max())
+        # ties: the heaviest record, then the first
+        expected = best[np.argmax(counts[best])]
+        assert code == expected
+    take = rng.integers(0, len(records), 50)
+    np.testing.assert_array_equal(index.nearest(records[take], counts), take)  # seen rows
