@@ -177,7 +177,8 @@ def test_distortion_needs_matching_shapes_or_an_override():
 
 def test_scorer_repr():
     assert repr(make_leakage_scorer()) == (
-        "make_leakage_scorer(estimator='auto', n_neighbors=3, greater_is_better=False)"
+        "make_leakage_scorer(estimator='auto', n_neighbors=3, n_shuffles=0, "
+        "greater_is_better=False)"
     )
 
 
