@@ -118,6 +118,7 @@ def test_every_public_mechanism_is_in_the_table():
 # warning is tested where it is raised (tests/test_warnings_point_at_the_caller.py).
 @pytest.mark.filterwarnings("ignore:.*(merged nothing|one record for every row):UserWarning")
 @pytest.mark.filterwarnings("ignore:PPANTransformer. the co-trained adversary:UserWarning")
+@pytest.mark.filterwarnings("ignore:PPANTransformer kept the release almost equal:UserWarning")
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.PrivateFitWarning")
 @parametrize_with_checks(INSTANCES, expected_failed_checks=_expected_failed_checks)

@@ -30,6 +30,9 @@ __all__ = ["PPANTransformer"]
 
 _RELEASES = {"auto", "categorical", "gaussian", "mixture", "universal"}
 _DISTORTIONS = {"auto", "hamming", "squared", "cross_entropy", "mutual_information"}
+# Without a budget, a release whose distortion is under this share of the distortion's scale
+# (every column changed, or the mean released) is X all but unchanged: warn.
+_KEPT_X = 0.01
 
 # Largest input the float32 networks take: its square (a distortion) stays finite.
 _FLOAT32_SAFE = 1e18
@@ -473,6 +476,7 @@ class PPANTransformer(BaseMechanism):
             setattr(self, name, value)
         self._warn_unsettled(net)
         self._warn_budget_missed(distortion_scale(self, inputs), X.shape[1])
+        self._warn_kept_x(distortion_scale(self, inputs))
 
     def _warn_unsettled(self, net):
         """``ConvergenceWarning`` when ``max_epochs`` ended training before the stopping rule."""
@@ -496,6 +500,29 @@ class PPANTransformer(BaseMechanism):
             ConvergenceWarning,
             stacklevel=user_stacklevel(),
         )
+
+    def _warn_kept_x(self, scale):
+        """``UserWarning`` when ``lam`` left the release X all but unchanged and leaking (no budget)."""
+        if self.max_distortion is not None or self.distortion_measure_ not in (
+            "hamming",
+            "squared",
+        ):
+            return
+        if self.distortion_ < _KEPT_X * scale and self.leakage_ >= 0.01:
+            warnings.warn(
+                f"PPANTransformer kept the release almost equal to X: distortion_ = "
+                f"{self.distortion_:.3g}, under {_KEPT_X:.0%} of "
+                + (
+                    "changing every column"
+                    if self.distortion_measure_ == "hamming"
+                    else "releasing the mean"
+                )
+                + f", and leakage_ = {self.leakage_:.3g} nats: lam={self.lam!r} weighs the "
+                "distortion too much to hide S. Lower lam, or set a budget with "
+                "max_distortion.",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
 
     def _warn_budget_missed(self, scale, n_features):
         """``ConvergenceWarning`` when ``distortion_`` ends above ``max_distortion``."""

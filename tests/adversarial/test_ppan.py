@@ -24,9 +24,12 @@ torch = pytest.importorskip("torch")
 # The tests train for a few epochs on purpose (fast): a co-trained adversary is then
 # short of the fresh one, and max_epochs ends before the stopping rule. The tests of those
 # warnings use pytest.warns, which sees them through this filter.
+# Many also fit at the default lam on small discrete data, where the release keeps X
+# (that warning is asserted in test_a_release_that_keeps_x_warns).
 pytestmark = [
     pytest.mark.filterwarnings("ignore:PPANTransformer. the co-trained adversary:UserWarning"),
     pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning"),
+    pytest.mark.filterwarnings("ignore:PPANTransformer kept the release almost equal:UserWarning"),
 ]
 pytest.importorskip("skorch")
 
@@ -596,6 +599,21 @@ def test_unseen_rows_raise_with_the_remedy_or_map_to_the_nearest_record():
         assert code == best[np.argmax(counts[best])]
     release = near.transform(new)
     assert release.shape == (3, 2) and set(release[:, 0]) <= {"a", "b", "c"}
+
+
+def test_a_release_that_keeps_x_warns():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 1000)
+    X = np.column_stack([s, s, rng.integers(0, 3, 1000)])  # the second column is S
+    with pytest.warns(UserWarning, match="kept the release almost equal to X.*Lower lam") as w:
+        mech = PPANTransformer(sensitive=[0], random_state=0).fit(X)
+    assert w[0].filename == __file__
+    assert mech.distortion_ < 0.01 and mech.leakage_ > 0.6  # lam=10: S goes out as it came
+    with warnings.catch_warnings():  # a lam that hides S, or a budget: silent
+        warnings.simplefilter("error", UserWarning)
+        hidden = PPANTransformer(lam=0.5, sensitive=[0], random_state=0).fit(X)
+        PPANTransformer(max_distortion=0.2, sensitive=[0], random_state=0).fit(X)
+    assert hidden.leakage_ < 0.3
 
 
 def test_auto_activation_follows_the_data(binary):

@@ -104,6 +104,7 @@ def test_exact_leakage_removes_the_sampling_bias_of_a_search(data_home):
 @pytest.mark.filterwarnings(
     "ignore:PPANTransformer stopped at max_epochs:sklearn.exceptions.ConvergenceWarning"
 )
+@pytest.mark.filterwarnings("ignore:PPANTransformer kept the release almost equal:UserWarning")
 def test_exact_leakage_of_a_categorical_ppan_is_its_fitted_leakage():
     from sklearn_privacy import PPANTransformer
 
