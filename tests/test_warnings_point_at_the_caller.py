@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, FitFailedWarning
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
@@ -102,6 +102,41 @@ def _gib_score_read_as_classes():
     GaussianIBTransformer(fit_data="public").fit(X, np.round(10 * X[:, 0] + 20))
 
 
+def _gib_below_its_critical_beta():
+    y = 0.2 * X[:, 0] + np.random.default_rng(3).normal(size=300)  # critical beta about 26
+    GaussianIBTransformer(fit_data="public", beta=1.5).fit(X, y)
+
+
+def _gib_private_below_its_critical_beta():
+    y = 0.2 * X[:, 0] + np.random.default_rng(3).normal(size=300)
+    GaussianIBTransformer(beta=1.5, clip_radius=4.0, random_state=0).fit(X, y)
+
+
+def _ppan_kept_x():
+    s = np.random.default_rng(4).integers(0, 2, 300)
+    PPANTransformer(sensitive=[0], random_state=0).fit(np.c_[s, s])
+
+
+def _scorer_on_a_fold_with_one_value_of_s():
+    from sklearn_privacy.metrics import make_leakage_scorer
+
+    mech = PrivacyFunnelTransformer(threshold=0.5, sensitive=["s"]).fit(LABELS)
+    make_leakage_scorer()(mech, LABELS[LABELS["s"] == "0"])
+
+
+def _tradeoff_fit_failed():
+    from sklearn_privacy.model_selection import tradeoff_curve
+
+    tradeoff_curve(
+        ConvexPrivacyMapping(sensitive=["s"]),
+        LABELS,
+        param_name="max_distortion",
+        param_range=[-1.0],
+        scoring={"distortion": lambda est, X, y=None: 0.0},
+        cv=2,
+    )
+
+
 CASES = [
     (_dp_seeded, PrivacyLeakWarning, "carries the seed"),
     (_dp_seeded_in_a_pipeline, PrivacyLeakWarning, "carries the seed"),
@@ -116,6 +151,11 @@ CASES = [
     (_ppan_budget_missed, ConvergenceWarning, "did not meet the distortion budget"),
     (_ppan_no_distortion_allowed, UserWarning, "allows no distortion"),
     (_gib_score_read_as_classes, UserWarning, "pass classes='continuous'"),
+    (_gib_below_its_critical_beta, UserWarning, "one column of pure noise"),
+    (_gib_private_below_its_critical_beta, PrivateFitWarning, "one column of pure noise"),
+    (_ppan_kept_x, UserWarning, "kept the release almost equal to X"),
+    (_scorer_on_a_fold_with_one_value_of_s, UserWarning, "a single value of S"),
+    (_tradeoff_fit_failed, FitFailedWarning, "the fit with"),
 ]
 
 

@@ -502,7 +502,7 @@ class PPANTransformer(BaseMechanism):
         )
 
     def _warn_kept_x(self, scale):
-        """``UserWarning`` when ``lam`` left the release X all but unchanged and leaking (no budget)."""
+        """``UserWarning`` when, with no budget, the release keeps X all but unchanged and leaks."""
         if self.max_distortion is not None or self.distortion_measure_ not in (
             "hamming",
             "squared",

@@ -1,38 +1,60 @@
 """Privacy/utility trade-off sweeps, shaped like scikit-learn's ``validation_curve``."""
 
 import numbers
+import warnings
 
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
+from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv, cross_validate
 from sklearn.utils import Bunch
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import indexable
 
-from sklearn_privacy.utils._sklearn_compat import HasMethods, _routing_enabled, validate_params
+from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.utils._sklearn_compat import (
+    HasMethods,
+    StrOptions,
+    _routing_enabled,
+    validate_params,
+)
 
 __all__ = ["pareto_front", "tradeoff_curve"]
 
 
-def _fit_and_score(estimator, X, y, split, parameters, scoring, params):
+def _fit_and_score(estimator, X, y, split, parameters, scoring, params, error_score):
     """Fit a clone with ``parameters`` on one split's training rows and score its test rows.
 
     scikit-learn's ``cross_validate`` on that one split does the work: it
     splits the sample-aligned metadata with the rows and routes it to the
     estimator and the scorers (or passes it to ``fit`` when routing is off).
+    A fit that fails scores ``error_score`` with a ``FitFailedWarning`` (on one
+    split ``cross_validate`` would call it "all the fits failed" and raise).
     """
-    result = cross_validate(
-        clone(estimator).set_params(**parameters),
-        X,
-        y,
-        scoring=scoring,
-        cv=[split],
-        params=params,
-        error_score="raise",
-        n_jobs=1,
-    )
+    try:
+        result = cross_validate(
+            clone(estimator).set_params(**parameters),
+            X,
+            y,
+            scoring=scoring,
+            cv=[split],
+            params=params,
+            error_score="raise",
+            n_jobs=1,
+        )
+    except Exception as exc:
+        if isinstance(error_score, str):  # "raise"
+            raise
+        warnings.warn(
+            f"tradeoff_curve: the fit with {parameters} failed and scores {error_score}: "
+            f"{type(exc).__name__}: {exc}",
+            FitFailedWarning,
+            stacklevel=user_stacklevel(),
+        )
+        names = list(scoring) if isinstance(scoring, dict) else ["score"]
+        return {name: error_score for name in names}, np.nan
     scores = {key[5:]: value[0] for key, value in result.items() if key.startswith("test_")}
     return scores, result["fit_time"][0]
 
@@ -49,6 +71,7 @@ def _fit_and_score(estimator, X, y, split, parameters, scoring, params):
         "n_jobs": [int, None],
         "params": [dict, None],
         "verbose": ["verbose"],
+        "error_score": [StrOptions({"raise"}), numbers.Real],
     },
     prefer_skip_nested_validation=False,
 )
@@ -64,6 +87,7 @@ def tradeoff_curve(
     n_jobs=None,
     params=None,
     verbose=0,
+    error_score=np.nan,
 ):
     """Leakage and utility of an estimator along one trade-off knob.
 
@@ -104,6 +128,10 @@ def tradeoff_curve(
         values are split with the rows.
     verbose : int, default=0
         Verbosity of joblib.
+    error_score : "raise" or numeric, default=np.nan
+        The score of a fit that fails, with a ``FitFailedWarning`` (as in
+        :func:`~sklearn.model_selection.validation_curve`); ``"raise"``
+        raises the error.
 
     Returns
     -------
@@ -175,7 +203,9 @@ def tradeoff_curve(
     splits = list(cv.split(X, y, **split_params))
     param_range = list(param_range)
     results = Parallel(n_jobs=n_jobs, verbose=verbose)(
-        delayed(_fit_and_score)(estimator, X, y, split, {param_name: value}, scoring, job_params)
+        delayed(_fit_and_score)(
+            estimator, X, y, split, {param_name: value}, scoring, job_params, error_score
+        )
         for value in param_range
         for split in splits
     )

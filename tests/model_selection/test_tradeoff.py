@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 from _mechanisms import NoisyRelease
@@ -218,3 +220,30 @@ def test_pareto_front_errors():
         pareto_front([0.1, 0.2], [0.5])
     with pytest.raises(ValueError, match="finite"):
         pareto_front([np.nan], [0.5])
+
+
+def test_a_failing_fit_scores_error_score_as_in_validation_curve(data):
+    from sklearn.exceptions import FitFailedWarning
+    from sklearn.model_selection import validation_curve
+
+    X, y, _ = data
+    # a negative scale fails NoisyRelease's fit (its parameter validation)
+    scales = [-1.0, 1.0]
+    with pytest.warns(FitFailedWarning):
+        result = tradeoff_curve(
+            _pipe(sensitive=[0]), X, y, param_name="privacy__scale", param_range=scales,
+            scoring={"accuracy": "accuracy"}, cv=CV,
+        )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, reference = validation_curve(
+            _pipe(sensitive=[0]), X, y, param_name="privacy__scale", param_range=scales, cv=CV
+        )
+    np.testing.assert_array_equal(result.test_scores["accuracy"], reference)  # nan, then scores
+    assert np.isnan(result.test_scores["accuracy"][0]).all()
+    assert not np.isnan(result.test_scores["accuracy"][1]).any()
+    with pytest.raises(ValueError, match="scale"):
+        tradeoff_curve(
+            _pipe(sensitive=[0]), X, y, param_name="privacy__scale", param_range=scales,
+            scoring={"accuracy": "accuracy"}, cv=CV, error_score="raise",
+        )  # fmt: skip
