@@ -349,6 +349,7 @@ def run_breast_cancer(n_splits=20, epsilons=(0.5, 1, 2, 5, 10, 20, 50, 100), ran
         with warnings.catch_warnings():
             # the smallest epsilons are meant to show what a private fit cannot do
             warnings.simplefilter("ignore", PrivateFitWarning)
+            warnings.filterwarnings("ignore", ".* almost pure noise", UserWarning)
             results[fit_data] = tradeoff_curve(
                 pipe,
                 X,
