@@ -17,11 +17,11 @@ from sklearn_privacy.adversarial._modules import bernoulli_cross_entropy
 __all__ = ["PPANNet"]
 
 
-# The budget multiplier's ascent per epoch of minibatch training, per unit of scaled excess
-# (nats). Measured on the scalar Gaussian model (budgets 0.1/0.3/0.6, both observations, the
-# defaults): 2 met every budget; 2 lam (20 at the default lam, as exact steps use) overshot
-# at lam 50 (distortion 0.085 against 0.4) and 0.5 was too slow (0.111 against 0.1 after
-# max_epochs). The multipliers these models need are 0.2-1.3.
+# The budget multiplier's ascent per epoch of minibatch training, per unit of excess
+# distortion (nats). Measured on the scalar Gaussian model (budgets 0.1/0.3/0.6, both
+# observations, the defaults): 2 met every budget; 2 lam (20 at the default lam, as exact
+# steps use) overshot at lam 50 (distortion 0.085 against 0.4) and 0.5 was too slow (0.111
+# against 0.1 after max_epochs). The multipliers these models need are 0.2-1.3.
 _MINIBATCH_DUAL_STEP = 2.0
 
 
@@ -75,16 +75,17 @@ class PPANNet(NeuralNet):
     With ``max_distortion`` the distortion term is an augmented Lagrangian of
     the budget (eq. 3-5 with a budget),
     ``lam * (max(0, e + mu / (2 lam))^2 - (mu / (2 lam))^2)`` with ``e`` the
-    excess ``(E d - max_distortion) / distortion_scale`` and the multiplier
-    ``mu`` (``multiplier_``, 0 at the start, so that the first penalty is the
-    quadratic ``lam * max(0, e)^2``) raised after every epoch by a step times
-    ``e``, the epoch's mean excess (and kept at least 0): the budget is met at
-    convergence whatever ``lam``. Exact steps solve the inner problem, and the
-    step is ``2 lam`` (the method of multipliers). Minibatch epochs do not, so
-    the step is a constant 2 (nats per unit of scaled excess) and the excess
-    that raises ``mu`` is clipped to ``[-c, c]``, ``c = max_distortion /
-    distortion_scale`` (the budget's own size): a fresh network's release is
-    far from X, and the unclipped ``2 lam e`` jumped and oscillated.
+    excess ``E d - max_distortion`` and the multiplier ``mu`` (``multiplier_``,
+    0 at the start, so that the first penalty is the paper's quadratic
+    ``lam * max(0, e)^2``) raised after every epoch by a step times ``e``, the
+    epoch's mean excess (and kept at least 0): the budget is met at
+    convergence whatever ``lam``. Exact steps solve the inner problem: the
+    excess is divided by ``distortion_scale`` and the step is ``2 lam`` (the
+    method of multipliers). Minibatch epochs do not, so the step is a
+    constant 2 (nats per unit of distortion) and the excess that raises ``mu``
+    is clipped to ``[-max_distortion, max_distortion]`` (the budget's own
+    size): a fresh network's release is far from X, and the unclipped
+    ``2 lam e`` jumped and oscillated.
 
     ``exact=True`` (a finite observation, a finite release and a discrete S;
     the batch holds every distinct ``(w, s)`` cell with its probability in
@@ -229,7 +230,7 @@ class PPANNet(NeuralNet):
         if self.max_distortion is None:
             penalty = self.lam * distortion
         else:
-            excess = (distortion - self.max_distortion) / self.distortion_scale
+            excess = (distortion - self.max_distortion) / self._excess_unit
             shift = self.multiplier_ / (2.0 * self.lam)
             penalty = self.lam * (torch.clamp(excess + shift, min=0.0) ** 2 - shift**2)
         return privacy, distortion, penalty
@@ -333,6 +334,11 @@ class PPANNet(NeuralNet):
         self.history.record_batch("adversary_loss", -privacy.item())
         return {"loss": loss.detach(), "y_pred": None}
 
+    @property
+    def _excess_unit(self):
+        """The unit of the budget's excess: ``distortion_scale`` in exact steps, else 1."""
+        return self.distortion_scale if self.exact else 1.0
+
     def on_epoch_end(self, net, dataset_train=None, dataset_valid=None, **kwargs):
         """Raise the budget's multiplier by ``2 lam`` times the epoch's excess (at least 0)."""
         super().on_epoch_end(net, dataset_train=dataset_train, dataset_valid=dataset_valid)
@@ -343,10 +349,10 @@ class PPANNet(NeuralNet):
             [b["train_distortion"] for b in batches],
             weights=[b["train_batch_size"] for b in batches],
         )
-        excess = (distortion - self.max_distortion) / self.distortion_scale
+        excess = (distortion - self.max_distortion) / self._excess_unit
         step = 2.0 * self.lam
         if not self.exact:
-            reach = self.max_distortion / self.distortion_scale
+            reach = self.max_distortion
             excess, step = np.clip(excess, -reach, reach), _MINIBATCH_DUAL_STEP
         self.multiplier_ = max(0.0, self.multiplier_ + step * float(excess))
         self.history.record("multiplier", self.multiplier_)

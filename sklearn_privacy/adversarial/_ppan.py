@@ -67,16 +67,18 @@ class PPANTransformer(BaseMechanism):
         and leaks more. With ``max_distortion`` it is the weight of an
         augmented Lagrangian of the budget,
         ``lam * (max(0, e + mu / (2 lam))^2 - (mu / (2 lam))^2)`` on the
-        excess ``e = (E d - max_distortion) / scale``, whose multiplier ``mu``
+        excess ``e = E d - max_distortion`` (the paper's penalty
+        ``lam * max(0, e)^2`` while ``mu = 0``), whose multiplier ``mu``
         (``multiplier_`` of ``net_``, 0 at first) rises after every epoch by
-        ``2 lam e`` in exact steps and by ``2 e`` (``e`` clipped to the
-        budget's size) in minibatch training, so that the budget is met at
-        convergence whatever ``lam``, which only sets how hard the first
-        epochs push (the default 10 was measured best for exact steps; 500
-        takes about ten times more steps). ``scale`` is 1, or the total
-        variance of the released columns for ``distortion="squared"`` (the
-        squared error of releasing their mean). The stopping rule also waits
-        for the budget: met, and used while the multiplier is positive.
+        ``2 e`` (``e`` clipped to the budget's size) in minibatch training,
+        and by ``2 lam e / scale`` on the excess ``e / scale`` in exact steps,
+        so that the budget is met at convergence whatever ``lam``, which only
+        sets how hard the first epochs push (the default 10 was measured best
+        for exact steps; 500 takes about ten times more steps). ``scale`` is
+        1, or the total variance of the released columns for
+        ``distortion="squared"`` (the squared error of releasing their mean).
+        The stopping rule also waits for the budget: met, and used while the
+        multiplier is positive.
     max_distortion : float or None, default=None
         Distortion budget ``delta``, in the unit of ``distortion`` (see
         there: for squared error a sum over the released columns per row);
