@@ -12,7 +12,9 @@ The paper's setup (sec. 3.2 and 3.2.2-3.2.4), kept here:
   used); the library's stopping rule is off (``tol=None``) so that every fit trains the
   paper's 250 epochs;
 - the distortion penalty ``lam * max(0, d - delta)^2`` with the paper's multipliers
-  (rate-distortion 500, scalar useful data 10, scalar full data 50, vector 10) and
+  (rate-distortion 500, scalar useful data 10, scalar full data 50, vector 10), to which
+  the library adds a Lagrange multiplier of the budget (0 at the start; it rises once per
+  epoch while the budget is exceeded, so that the budget is met whatever ``lam``), and
   budgets ``delta`` linearly spaced: 20 values in [0, 2.5] (Fig. 4), [0, 1] and
   [0, 0.8] (Fig. 5), [0, 4.5] (Fig. 6);
 - leakage on the test set by the Gaussian estimate of sec. 3.2.1
@@ -23,8 +25,8 @@ The paper's setup (sec. 3.2 and 3.2.2-3.2.4), kept here:
 
 Differences that remain: the paper penalises each row's distortion
 (``lam * max(0, ||y_i - z_i||^2 - delta)^2`` averaged over the batch), the library the
-batch mean (``lam * max(0, mean ||y_i - z_i||^2 - delta)^2``), so the library's points sit
-at the budget and the paper's below it; the library's adversary for a continuous S is a
+batch mean with its multiplier, so the library's points sit at the budget and the paper's
+below it; the library's adversary for a continuous S is a
 Gaussian with full covariance (the paper's is diagonal, which on these models, with
 independent coordinates, loses nothing at the optimum).
 
