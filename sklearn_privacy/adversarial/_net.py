@@ -340,7 +340,7 @@ class PPANNet(NeuralNet):
         return self.distortion_scale if self.exact else 1.0
 
     def on_epoch_end(self, net, dataset_train=None, dataset_valid=None, **kwargs):
-        """Raise the budget's multiplier by ``2 lam`` times the epoch's excess (at least 0)."""
+        """Raise the budget's multiplier by a step times the epoch's excess (at least 0)."""
         super().on_epoch_end(net, dataset_train=dataset_train, dataset_valid=dataset_valid)
         if self.max_distortion is None:
             return
