@@ -161,9 +161,9 @@ class L2CompressionDP(_GaussianMechanism):
     >>> from sklearn_privacy.gaussian import L2CompressionDP
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(2000, 3))
-    >>> mech = L2CompressionDP(epsilon=2.0).fit(X)
+    >>> mech = L2CompressionDP(epsilon=10.0).fit(X)
     >>> mech.transform(X).shape, round(mech.epsilon_, 6), round(mech.privacy_spent()[0], 6)
-    ((2000, 3), 2.0, 2.0)
+    ((2000, 3), 10.0, 10.0)
     """
 
     _parameter_constraints: dict = {
