@@ -160,7 +160,7 @@ def tradeoff_curve(
     >>> pipe = make_pipeline(StandardScaler(), L2CompressionDP(clip_radius=6.0),
     ...                      LogisticRegression(max_iter=1000))
     >>> result = tradeoff_curve(pipe, X, y, param_name="l2compressiondp__epsilon",
-    ...                         param_range=[1.0, 1000.0], scoring={"accuracy": "accuracy"}, cv=3)
+    ...                         param_range=[10.0, 1000.0], scoring={"accuracy": "accuracy"}, cv=3)
     >>> result.test_scores["accuracy"].shape
     (2, 3)
     >>> bool(result.mean_test_scores["accuracy"][1] > result.mean_test_scores["accuracy"][0])
