@@ -3,7 +3,7 @@
 import os
 import sys
 
-__all__ = ["PrivacyLeakWarning", "PrivateFitWarning"]
+__all__ = ["DegenerateReleaseWarning", "PrivacyLeakWarning", "PrivateFitWarning"]
 
 _LIBRARIES = tuple(
     os.path.dirname(__import__(name).__file__) + os.sep
@@ -42,6 +42,38 @@ class PrivacyLeakWarning(UserWarning):
     >>> import warnings
     >>> from sklearn_privacy.exceptions import PrivacyLeakWarning
     >>> warnings.simplefilter("ignore", PrivacyLeakWarning)
+    """
+
+
+class DegenerateReleaseWarning(UserWarning):
+    """A release at an end of its trade-off: X as it is, or next to nothing about X.
+
+    Raised by ``fit`` when the knob leaves the release X itself (a funnel that
+    merged nothing, a convex budget that leaves X unchanged, a PPAN that kept
+    X) or when the release carries next to nothing (a funnel that merged
+    everything, a convex mapping that releases one record, an L2 release that
+    is about the constant mean, a bottleneck below its critical beta). Both
+    ends are legitimate points of a sweep (the identity is the no-privacy
+    baseline), hence a warning, not an error; a sweep can silence them all at
+    once. A subclass of ``UserWarning``. The message names the knob and which
+    way to move it.
+
+    See Also
+    --------
+    PrivateFitWarning : Private estimates that the data cannot support.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn_privacy import PrivacyFunnelTransformer
+    >>> from sklearn_privacy.exceptions import DegenerateReleaseWarning
+    >>> X = np.random.default_rng(0).integers(0, 2, size=(200, 2))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = PrivacyFunnelTransformer(threshold=1.0, sensitive=[0]).fit(X)
+    >>> [w.category.__name__ for w in caught]
+    ['DegenerateReleaseWarning']
     """
 
 

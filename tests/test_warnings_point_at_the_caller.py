@@ -22,7 +22,11 @@ from sklearn_privacy import (
     PPANTransformer,
     PrivacyFunnelTransformer,
 )
-from sklearn_privacy.exceptions import PrivacyLeakWarning, PrivateFitWarning
+from sklearn_privacy.exceptions import (
+    DegenerateReleaseWarning,
+    PrivacyLeakWarning,
+    PrivateFitWarning,
+)
 from sklearn_privacy.metrics import leakage_score
 
 # Module data is drawn once at import; each case draws its own rows from its own seed, so
@@ -142,18 +146,18 @@ CASES = [
     (_dp_seeded_in_a_pipeline, PrivacyLeakWarning, "carries the seed"),
     (_dp_seeded_in_a_search, PrivacyLeakWarning, "carries the seed"),
     (_private_fit_too_small, PrivateFitWarning, "rows are needed"),
-    (_pruned_every_component, UserWarning, "pruned every component"),
+    (_pruned_every_component, DegenerateReleaseWarning, "pruned every component"),
     (_gaussian_on_a_discrete_release, UserWarning, "looks discrete"),
-    (_merged_nothing, UserWarning, "merged nothing"),
-    (_convex_carries_nothing, UserWarning, "carries no information"),
+    (_merged_nothing, DegenerateReleaseWarning, "merged nothing"),
+    (_convex_carries_nothing, DegenerateReleaseWarning, "carries no information"),
     (_ppan_undertrained, UserWarning, "undertrained"),
     (_ppan_too_few_epochs, ConvergenceWarning, "Raise max_epochs"),
     (_ppan_budget_missed, ConvergenceWarning, "did not meet the distortion budget"),
-    (_ppan_no_distortion_allowed, UserWarning, "allows no distortion"),
+    (_ppan_no_distortion_allowed, DegenerateReleaseWarning, "allows no distortion"),
     (_gib_score_read_as_classes, UserWarning, "pass classes='continuous'"),
-    (_gib_below_its_critical_beta, UserWarning, "one column of pure noise"),
+    (_gib_below_its_critical_beta, DegenerateReleaseWarning, "one column of pure noise"),
     (_gib_private_below_its_critical_beta, PrivateFitWarning, "one column of pure noise"),
-    (_ppan_kept_x, UserWarning, "kept the release almost equal to X"),
+    (_ppan_kept_x, DegenerateReleaseWarning, "kept the release almost equal to X"),
     (_scorer_on_a_fold_with_one_value_of_s, UserWarning, "a single value of S"),
     (_tradeoff_fit_failed, FitFailedWarning, "the fit with"),
 ]

@@ -20,7 +20,7 @@ from sklearn_privacy.adversarial._inputs import (
     frame_like,
     map_label_columns,
 )
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.utils import TradeoffKnob, is_continuous
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
@@ -428,7 +428,7 @@ class PPANTransformer(BaseMechanism):
                 "PPANTransformer(max_distortion=0) allows no distortion: the only mechanism "
                 "within the budget releases X unchanged and hides nothing (leakage_ is "
                 "I(S; X)). Raise max_distortion.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
         if sample_weight is not None and np.ptp(sample_weight) == 0:
@@ -522,7 +522,7 @@ class PPANTransformer(BaseMechanism):
                 + f", and leakage_ = {self.leakage_:.3g} nats: lam={self.lam!r} weighs the "
                 "distortion too much to hide S. Lower lam, or set a budget with "
                 "max_distortion.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
 

@@ -13,7 +13,7 @@ from sklearn_privacy.discrete._convex_solvers import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._distortion import DISTORTIONS, distortion_matrix
@@ -319,7 +319,7 @@ default="hamming"
                 f"max_distortion={self.max_distortion!r} is large enough to release one "
                 "record for every row: the release carries no information. Lower "
                 "max_distortion.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
         elif self.disclosure_ >= entropy(self.joint_.sum(axis=0)) - 1e-9 and self.leakage_ > 0:
@@ -327,7 +327,7 @@ default="hamming"
                 f"max_distortion={self.max_distortion!r} leaves no room to hide S: the "
                 "release determines X (leakage_ is I(S;X)). Raise max_distortion above "
                 f"min_distortion_ = {self.min_distortion_:.3g}.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
 

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
 from sklearn_privacy.discrete._greedy import OBJECTIVES
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _check_feature_names_in
@@ -143,14 +143,14 @@ class _MergeMechanism(BaseMechanism):
             warnings.warn(
                 f"{head} merged nothing: the release is X itself ({n_symbols} symbols) and "
                 f"leakage_ = I(S;X) = {self.leakage_:.4g} nats. Lower {knob} to hide S.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
         elif self.n_clusters_ == 1:
             warnings.warn(
                 f"{head} merged all {n_symbols} symbols into one: the release carries no "
                 f"information (disclosure_ = 0). Raise {knob} to keep some of X.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
 

@@ -9,7 +9,11 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
-from sklearn_privacy.exceptions import PrivateFitWarning, user_stacklevel
+from sklearn_privacy.exceptions import (
+    DegenerateReleaseWarning,
+    PrivateFitWarning,
+    user_stacklevel,
+)
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import (
@@ -398,7 +402,7 @@ class GaussianIBTransformer(_GaussianMechanism):
                 f"critical value {exc.critical:.6g} of the fit rows: no direction of X informs "
                 "the relevance variable enough to be worth its cost. Raise beta above it."
             )
-            warnings.warn(message + noise, UserWarning, stacklevel=user_stacklevel())
+            warnings.warn(message + noise, DegenerateReleaseWarning, stacklevel=user_stacklevel())
         return {
             "components": np.zeros((1, d)),
             "eigenvalues": exc.eigenvalues,

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
@@ -298,7 +298,7 @@ class L2CompressionDP(_GaussianMechanism):
                 "L2CompressionDP pruned every component (beta s_i <= 1 for all of them, "
                 "or the budget is so small that the signal underflows): the release is the "
                 f"constant mean_. Raise {knob}.",
-                UserWarning,
+                DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
             self._set_guarantee(0.0)
@@ -311,7 +311,7 @@ class L2CompressionDP(_GaussianMechanism):
                     "explained, under the Gaussian model): it carries next to nothing, and "
                     f"is about the constant mean_. Raise {knob}, or clip_radius closer to the "
                     "data" + (", or fit on more rows." if self.fit_data == "private" else "."),
-                    UserWarning,
+                    DegenerateReleaseWarning,
                     stacklevel=user_stacklevel(),
                 )
             # The reported guarantee is that of the arrays the release uses.
