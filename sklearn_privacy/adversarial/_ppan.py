@@ -477,8 +477,9 @@ class PPANTransformer(BaseMechanism):
         for name, value in point.items():
             setattr(self, name, value)
         self._warn_unsettled(net)
-        self._warn_budget_missed(distortion_scale(self, inputs), X.shape[1])
-        self._warn_kept_x(distortion_scale(self, inputs))
+        scale = distortion_scale(self, inputs)
+        self._warn_budget_missed(scale, X.shape[1])
+        self._warn_kept_x(scale)
 
     def _warn_unsettled(self, net):
         """``ConvergenceWarning`` when ``max_epochs`` ended training before the stopping rule."""
