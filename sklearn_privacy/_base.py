@@ -39,7 +39,11 @@ from sklearn_privacy.utils._sklearn_compat import (
     _is_arraylike_not_scalar,
     _safe_indexing,
 )
-from sklearn_privacy.utils._validation import check_categorical_values, check_sensitive
+from sklearn_privacy.utils._validation import (
+    check_categorical_values,
+    check_category_counts,
+    check_sensitive,
+)
 
 __all__ = ["BaseMechanism"]
 
@@ -487,6 +491,36 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         overrides this.
         """
         return check_sensitive(S, n_samples=n_samples, name=name)
+
+    def _check_sensitive_categories(
+        self, S, max_categories, remedies, *, bound=None, numbers_only=False
+    ):
+        """Refuse an S read as categories whose column looks continuous.
+
+        A column of S with more than ``max_categories`` distinct values fails,
+        naming ``sensitive`` (and the column of ``X``, when S came as columns),
+        the number of values and ``remedies`` (see
+        :func:`~sklearn_privacy.utils._validation.check_category_counts`).
+        Only for fits that read S off the rows: a private fit takes no branch
+        from S's values.
+        """
+        check_category_counts(
+            S,
+            max_categories,
+            reader=type(self).__name__,
+            remedies=remedies,
+            column_labels=self._sensitive_column_labels(),
+            bound=bound,
+            numbers_only=numbers_only,
+        )
+
+    def _sensitive_column_labels(self):
+        """Names (or positions) of the columns of ``X`` holding S; None when S is metadata."""
+        columns = getattr(self, "sensitive_columns_", None)
+        if columns is None or columns.size == 0:
+            return None
+        names = getattr(self, "feature_names_in_", None)
+        return [int(j) if names is None else str(names[j]) for j in columns]
 
     def _resolve_sensitive_columns(self):
         """Indices of the columns of X that hold S (empty when S is not in X)."""

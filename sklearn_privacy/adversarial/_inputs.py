@@ -23,6 +23,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_privacy.information import entropy, gaussian_entropy
 from sklearn_privacy.utils import encode_sensitive, is_continuous
 from sklearn_privacy.utils._symbols import RowIndex, encode_rows
+from sklearn_privacy.utils._validation import as_numbers
 
 __all__ = [
     "PPANInputs",
@@ -31,6 +32,7 @@ __all__ = [
     "find_label_columns",
     "frame_like",
     "map_label_columns",
+    "sensitive_is_discrete",
 ]
 
 
@@ -117,18 +119,28 @@ def _scaler(values, sample_weight):
     return StandardScaler().fit(values, sample_weight=sample_weight)
 
 
+def sensitive_is_discrete(S):
+    """Whether PPAN reads S as categories: anything but floats that are not all integers.
+
+    As :func:`~sklearn_privacy.utils.is_continuous`, with an object S whose
+    cells are all numbers read as those numbers: a float column of a DataFrame
+    is continuous also when a label column beside it makes ``X`` an object array.
+    """
+    return not is_continuous(as_numbers(S))
+
+
 class SensitiveEncoding:
     """S as the adversary's target and, for ``observation="full"``, as a mechanism input.
 
-    A discrete S (see :func:`~sklearn_privacy.utils.is_continuous`) is coded by
-    its joint symbols (``records``, ``codes``; one-hot as an input); a
-    continuous S is standardised. ``entropy`` is ``H(S)`` of the weighted rows
-    (discrete) or ``h(S)`` of the Gaussian with the covariance of the
-    standardised S (continuous), in nats.
+    A discrete S (see :func:`sensitive_is_discrete`) is coded by its joint
+    symbols (``records``, ``codes``; one-hot as an input); a continuous S is
+    standardised. ``entropy`` is ``H(S)`` of the weighted rows (discrete) or
+    ``h(S)`` of the Gaussian with the covariance of the standardised S
+    (continuous), in nats.
     """
 
     def __init__(self, S, sample_weight=None):
-        self.discrete = not is_continuous(S)
+        self.discrete = sensitive_is_discrete(S)
         if self.discrete:
             codes, records = encode_sensitive(S)
             self.records = np.asarray(records)

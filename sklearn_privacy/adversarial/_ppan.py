@@ -19,12 +19,14 @@ from sklearn_privacy.adversarial._inputs import (
     find_label_columns,
     frame_like,
     map_label_columns,
+    sensitive_is_discrete,
 )
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.utils import TradeoffKnob, is_continuous
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._symbols import CategoricalSampler
+from sklearn_privacy.utils._validation import BIN_EXAMPLES, MAX_READ_CATEGORIES
 
 __all__ = ["PPANTransformer"]
 
@@ -187,6 +189,13 @@ class PPANTransformer(BaseMechanism):
     {verbose}
         Here it is handed to the net: ``1`` prints skorch's epoch table.
     {sensitive}
+        S is continuous when it holds floats that are not all integers (see
+        :func:`~sklearn_privacy.utils.is_continuous`; a float S of a few
+        values, such as 0.5 and 1.5, included): the adversary is a Gaussian.
+        Otherwise it is read as categories, one adversary class per distinct
+        value, and a column of more than 200 distinct numbers is refused as
+        probably continuous (bin it, or standardise it to have it read as
+        continuous; strings are categories and are not bounded).
     random_state : int, RandomState, Generator or None, default=None
         Seeds training (torch, inside ``torch.random.fork_rng``: the global
         torch state is left as it was) and, through an independent stream,
@@ -409,6 +418,7 @@ class PPANTransformer(BaseMechanism):
 
     # ------------------------------------------------------------- the hooks
     def _fit_mechanism(self, X, S, y, sample_weight=None):
+        self._check_discrete_sensitive(S)
         import torch
 
         from sklearn_privacy.adversarial._build import (
@@ -656,6 +666,26 @@ class PPANTransformer(BaseMechanism):
         return super()._distortion(X, Xt)
 
     # ---------------------------------------------------------------- helpers
+    def _check_discrete_sensitive(self, S):
+        """Refuse numbers read as categories that look continuous (more than 200 values).
+
+        A discrete S is one adversary class per distinct value (one-hot as an
+        input): numbers with hundreds of values are a measurement, and would
+        make a softmax over every value. Strings declare their categories
+        and are not bounded; a continuous S is never checked.
+        """
+        if not sensitive_is_discrete(S):
+            return
+        self._check_sensitive_categories(
+            S,
+            MAX_READ_CATEGORIES,
+            f"Bin it first ({BIN_EXAMPLES}), or give it as floats that are not all integers "
+            "(e.g. standardised, (S - S.mean()) / S.std()) to have it read as a continuous "
+            "S; if these really are categories, give them as strings (e.g. S.astype(str)).",
+            bound=f"{MAX_READ_CATEGORIES} (the limit on numbers read as categories)",
+            numbers_only=True,
+        )
+
     def _choose_release(self, X, y):
         distortion, release = self.distortion, self.release
         max_records = self.max_records

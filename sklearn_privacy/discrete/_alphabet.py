@@ -12,6 +12,7 @@ Typical use inside a mechanism::
     x_alpha = CategoricalAlphabet(max_categories=self.max_categories,
                                   handle_unknown=self.handle_unknown, name="X")
     x_codes = x_alpha.fit_encode(X)          # X: ndarray (n_samples, n_columns)
+    self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
     s_alpha = CategoricalAlphabet(max_categories=None, name="sensitive")
     s_codes = s_alpha.fit_encode(S)
     joint = empirical_joint(s_codes, x_codes, s_alpha.n_symbols_, x_alpha.n_symbols_,
@@ -31,10 +32,18 @@ import numpy as np
 from sklearn_privacy.utils import NONNEGATIVE, POSITIVE_INTEGER, as_2d, check_categorical_values
 from sklearn_privacy.utils._sklearn_compat import validate_params
 from sklearn_privacy.utils._symbols import RowIndex
+from sklearn_privacy.utils._validation import BIN_EXAMPLES
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
 
 _HANDLE_UNKNOWN = ("error", "nearest")
+
+# What to do with an S over max_categories: every discrete mechanism reads S as categories
+# (see BaseMechanism._check_sensitive_categories).
+SENSITIVE_CATEGORIES_REMEDY = (
+    f"Bin it first ({BIN_EXAMPLES}); if these really are categories, raise max_categories "
+    "(it bounds each column of X and of S) or set it to None."
+)
 
 
 class CategoricalAlphabet:

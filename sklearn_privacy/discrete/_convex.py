@@ -6,7 +6,11 @@ from numbers import Integral, Real
 import numpy as np
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.discrete._alphabet import (
+    SENSITIVE_CATEGORIES_REMEDY,
+    CategoricalAlphabet,
+    empirical_joint,
+)
 from sklearn_privacy.discrete._convex_problem import _check_problem
 from sklearn_privacy.discrete._convex_solvers import (
     min_achievable_distortion,
@@ -86,6 +90,9 @@ default="hamming"
         Here ``1`` says which solver ran and why one was abandoned, ``2``
         also the first-order path's progress (on stdout).
     {sensitive}
+        S is read as categories, one per distinct value (a float S of a few
+        values, such as 0.5 and 1.5, is two categories); each of its columns
+        obeys ``max_categories``, as the columns of ``X`` do.
     {random_state_release}
 
     Attributes
@@ -264,6 +271,7 @@ default="hamming"
             feature_names=released_names,
         )
         x_codes = self._x_alphabet.fit_encode(X, sample_weight)
+        self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
         self._s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
         s_codes = self._s_alphabet.fit_encode(S, sample_weight)
         n_s, n_y = self._s_alphabet.n_symbols_, self._x_alphabet.n_symbols_

@@ -69,6 +69,9 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     {smoothing}
     {max_categories}
     {sensitive}
+        S is read as categories, one per distinct value (a float S of a few
+        values, such as 0.5 and 1.5, is two categories); each of its columns
+        obeys ``max_categories``, as the columns of ``X`` do.
     {random_state_release}
         Only ``output="sample"`` draws.
     {verbose}

@@ -17,7 +17,11 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
+from sklearn_privacy.discrete._alphabet import (
+    SENSITIVE_CATEGORIES_REMEDY,
+    CategoricalAlphabet,
+    empirical_joint,
+)
 from sklearn_privacy.discrete._greedy import OBJECTIVES
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.information import entropy, mutual_information
@@ -93,6 +97,7 @@ class _MergeMechanism(BaseMechanism):
             feature_names=names,
         )
         x_codes = self.alphabet_.fit_encode(X, sample_weight)
+        self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
         s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
         s_codes = s_alphabet.fit_encode(S, sample_weight)
         self.joint_ = empirical_joint(

@@ -89,7 +89,9 @@ class GaussianIBTransformer(_GaussianMechanism):
         classes (one column): one-hot over them, the first dropped; a value
         outside them counts as the first class. ``"auto"``: read off the fit
         rows with ``fit_data="public"`` (floats that are not all integers are
-        continuous, anything else one-hot over the values seen), and
+        continuous, anything else one-hot over the values seen: more than 20
+        numeric classes warn, more than 200 in a column fail as probably
+        continuous, naming the remedies), and
         ``"continuous"`` with ``fit_data="private"``, whose classes are private
         (a 0/1 label gives the same mechanism either way; declare the classes
         of a label with more values). With ``fit_data="private"`` nothing of
@@ -112,7 +114,10 @@ class GaussianIBTransformer(_GaussianMechanism):
         ``fit_data="public"``.
     {sensitive}
         The funnel needs S; with the bottleneck only ``leakage_`` of a public
-        fit reads it.
+        fit reads it. A public fit reads S as ``classes="auto"`` says (for the
+        bottleneck's S always): integers with more than 200 distinct values
+        in a column fail as probably continuous (bin S, or standardise it to
+        have it read as continuous).
     {random_state_dp}
 
     Attributes

@@ -79,7 +79,11 @@ class L2CompressionDP(_GaussianMechanism):
         (of :math:`\mu^2` in Gaussian DP terms) when ``epsilon`` is given; required
         with ``beta``.
     {sensitive}
-        Optional: only ``leakage_`` of a public fit reads S.
+        Optional: only ``leakage_`` of a public fit reads S, continuous when
+        it holds floats that are not all integers, else one-hot over its
+        values; integers with more than 200 distinct values in a column fail
+        as probably continuous (bin S, or standardise it to have it read as
+        continuous).
     {random_state_dp}
 
     Attributes

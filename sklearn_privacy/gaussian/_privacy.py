@@ -28,10 +28,15 @@ from sklearn_privacy.gaussian._moments import (
     summarise_variable,
     weighted_moments,
 )
-from sklearn_privacy.utils import declared_design_matrix, sensitive_design_matrix
+from sklearn_privacy.utils import declared_design_matrix, is_continuous, sensitive_design_matrix
 from sklearn_privacy.utils._dask import reduce_partitions
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
-from sklearn_privacy.utils._validation import as_2d
+from sklearn_privacy.utils._validation import (
+    BIN_EXAMPLES,
+    MAX_READ_CATEGORIES,
+    as_2d,
+    check_category_counts,
+)
 
 __all__ = ["FIT_DATA_CONSTRAINTS", "check_scale_peaks", "weighted_moments"]
 
@@ -141,6 +146,38 @@ class _GaussianMechanism(BaseMechanism):
                 stacklevel=user_stacklevel(),
             )
 
+    def _check_read_classes(self, values, name):
+        """Refuse numbers read off the rows as more than 200 classes in one column.
+
+        Public fits only (``classes="auto"`` reads the encoding off the rows);
+        ``values`` is the variable or its distinct symbols. One-hot classes of
+        a measurement (fnlwgt as S: 21648 integers) would make a design matrix
+        of n x 21647 floats and a covariance over all of them.
+        """
+        is_s = name in ("sensitive", _S_COLUMNS)
+        auto = ", classes='auto'" if hasattr(self, "classes") else ""
+        if self._declares(name):
+            remedies = (
+                "Pass classes='continuous' to read it as a number, or bin it first "
+                f"({BIN_EXAMPLES}); if these really are classes, declare them, classes=[...]."
+            )
+        else:
+            remedies = (
+                f"Bin it first ({BIN_EXAMPLES}), or give it as floats that are not all "
+                "integers (e.g. standardised, (S - S.mean()) / S.std()) to have it read as "
+                "continuous; if these really are classes, give them as strings."
+            )
+        check_category_counts(
+            values,
+            MAX_READ_CATEGORIES,
+            reader=f"{type(self).__name__} (fit_data='public'{auto})",
+            remedies=remedies,
+            name="sensitive" if is_s else name,
+            column_labels=self._sensitive_column_labels() if is_s else None,
+            bound=f"{MAX_READ_CATEGORIES} (the limit on numbers read off the rows as classes)",
+            numbers_only=True,
+        )
+
     def _design(self, values, name):
         """Float design matrix of S or y: declared for a private fit, else as ``classes`` says.
 
@@ -151,6 +188,8 @@ class _GaussianMechanism(BaseMechanism):
         """
         classes = self._classes_of(name)
         if self._encoding_read_off_rows(name):
+            if not is_continuous(values):
+                self._check_read_classes(values, name)
             design = sensitive_design_matrix(values, name)
             self._warn_many_classes(values, design.shape[1] + 1, name)
             return design
@@ -172,9 +211,14 @@ class _GaussianMechanism(BaseMechanism):
         designed against: S for the funnel, y for the bottleneck. The other one (S
         of a bottleneck, read for ``leakage_``) is encoded as ``"auto"`` says.
         """
+        return getattr(self, "classes", "auto") if self._declares(name) else "auto"
+
+    def _declares(self, name):
+        """Whether ``classes`` declares the variable ``name`` (S of the funnel, y otherwise)."""
+        if not hasattr(self, "classes"):
+            return False
         is_s = name in ("sensitive", _S_COLUMNS)
-        declared = is_s if getattr(self, "objective", None) == "funnel" else name == "y"
-        return getattr(self, "classes", "auto") if declared else "auto"
+        return is_s if getattr(self, "objective", None) == "funnel" else name == "y"
 
     def _encoding_read_off_rows(self, name):
         """Whether the encoding of S or y is read off the rows: a public fit with ``"auto"``."""
@@ -305,6 +349,8 @@ class _GaussianMechanism(BaseMechanism):
                     if summaries is None or summaries[i] is None:
                         raise ValueError("X has no rows of positive weight.")
                     encoders[i] = VariableEncoder(summaries[i], name)
+                    if not encoders[i].continuous:
+                        self._check_read_classes(encoders[i].symbols, name)
         self._spawn_streams()
         blocks = [dask.delayed(self._dask_design, pure=False)(part, *encoders) for part in raw]
         n_features, n_extra = self._n_fit_columns(encoders)

@@ -48,10 +48,13 @@ handle_unknown : {"error", "nearest"}, default="error"
     most columns (ties: the most frequent).""",
     "max_categories": """\
 max_categories : int or None, default=200
-    Largest number of distinct values of one released column: more means the
-    column is probably continuous, and ``fit`` fails naming it (discretise it
-    first, e.g. with :class:`~sklearn.preprocessing.KBinsDiscretizer`).
-    ``None`` disables the check.""",
+    Largest number of distinct values of one column of ``X`` or of S (both
+    are read as categories): more means the column is probably continuous (a
+    measurement, not categories), and ``fit`` fails naming it and its number
+    of values. Bin it first, e.g. with
+    :class:`~sklearn.preprocessing.KBinsDiscretizer` (``encode="ordinal"``)
+    or ``pandas.cut``; raise the limit when the categories are meant.
+    ``None`` disables the check, for S too.""",
     "smoothing": """\
 smoothing : float, default=0.0
     Additive (Lidstone) pseudo-count on every cell of the empirical joint

@@ -1,7 +1,7 @@
 """Validation shared by the mechanisms: arrays, S, categorical cells."""
 
 import cmath
-from numbers import Number
+from numbers import Number, Real
 
 import numpy as np
 import pandas as pd
@@ -205,3 +205,110 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive", min_values=2
             "S needs at least two distinct values."
         )
     return S
+
+
+# The most distinct numbers a column may take where a mechanism reads numbers as categories
+# and has no ``max_categories`` of its own (PPAN's adversary classes, the one-hot of a public
+# Gaussian fit): the default of ``max_categories`` of the discrete mechanisms.
+MAX_READ_CATEGORIES = 200
+
+# How to turn a measurement into categories, in the errors that refuse one.
+BIN_EXAMPLES = "e.g. KBinsDiscretizer(encode='ordinal') or pandas.cut"
+
+
+def as_numbers(values):
+    """An object array whose cells are all real numbers, as floats; other arrays unchanged.
+
+    A DataFrame column of floats becomes an object column once a string column
+    sits beside it in ``X``; read as numbers, it is continuous or discrete as it
+    would be on its own.
+    """
+    values = np.asarray(values)
+    if values.dtype == object and values.size:
+        if all(isinstance(v, Real) for v in values.ravel()):
+            return values.astype(np.float64)
+    return values
+
+
+def check_category_counts(
+    values,
+    max_categories,
+    *,
+    reader,
+    remedies,
+    name="sensitive",
+    column_labels=None,
+    bound=None,
+    numbers_only=False,
+):
+    """Refuse a variable read as categories whose column looks continuous.
+
+    A column with more than ``max_categories`` distinct values is almost
+    surely a measurement (fnlwgt, an income, a score), not a set of
+    categories: reading it as one category per value makes the fit slow
+    (the joint table of S and X grows with it) and its leakage meaningless.
+    The error names the variable and the column, says how many distinct
+    values it has (and whether they are floats that are not all integers),
+    and gives ``remedies``.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,) or (n_samples, n_columns)
+        The variable (or its distinct rows: only the distinct values of each
+        column count).
+    max_categories : int or None
+        Largest number of distinct values of one column; ``None`` disables the
+        check.
+    reader : str
+        Who reads the variable as categories (a class name), for the message.
+    remedies : str
+        The end of the message: what to do instead.
+    name : str, default="sensitive"
+        Name of the variable (the parameter that carries it).
+    column_labels : list of str or int, default=None
+        Names (or positions) of the columns of ``X`` that hold the variable;
+        ``None`` when it came on its own (as metadata).
+    bound : str, default=None
+        How to name the limit in the message (``max_categories=<value>`` by
+        default).
+    numbers_only : bool, default=False
+        Check only columns that hold numbers (strings declare categories).
+
+    Raises
+    ------
+    ValueError
+        Naming the first column over the limit.
+    """
+    if max_categories is None:
+        return
+    values = as_2d(values, name)
+    bound = f"max_categories={max_categories}" if bound is None else bound
+    for k in range(values.shape[1]):
+        column = as_numbers(values[:, k])
+        if numbers_only and column.dtype.kind not in "iufb":
+            continue
+        if column.size <= max_categories:
+            continue
+        try:
+            n_values = pd.unique(column).size
+        except TypeError:  # unhashable cells: the encoder's own error names them
+            continue
+        if n_values <= max_categories:
+            continue
+        if column_labels is not None:
+            who = f"{name} column {column_labels[k]!r}"
+        elif values.shape[1] > 1:
+            who = f"column {k} of {name}"
+        else:
+            who = name
+        finite = column[np.isfinite(column)] if column.dtype.kind == "f" else None
+        kind = ""
+        if finite is not None and np.any(finite != np.round(finite)):
+            kind = " (floats that are not all integers)"
+        elif column.dtype.kind in "iuf":
+            kind = " (integers)"
+        raise ValueError(
+            f"{who} has {n_values} distinct values{kind}, more than {bound}: it looks "
+            f"continuous, but {reader} reads it as categories, one per distinct value. "
+            f"{remedies}"
+        )

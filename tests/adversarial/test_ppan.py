@@ -628,3 +628,56 @@ def test_auto_activation_follows_the_data(binary):
     assert isinstance(pixels.net_.module_.net[1], torch.nn.LeakyReLU)
     tanh = _small(release="gaussian", activation="tanh").fit(images, sensitive=s)
     assert tanh.activation_ == "tanh"
+
+
+def _measurement_frame(n=400, seed=0):
+    """A numeric X and S = a count-like measurement with hundreds of distinct integers."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    s = rng.integers(1000, 5000, n)
+    return pd.DataFrame({"x": s / 100 + rng.normal(size=n), "s": s})
+
+
+def test_many_integers_read_as_categories_are_refused():
+    """Issue 24: a measurement given as S was one adversary class per value, silently."""
+    frame = _measurement_frame()
+    n_values = frame["s"].nunique()
+    assert n_values > 200
+    message = (
+        rf"sensitive column 's' has {n_values} distinct values \(integers\), more than 200 "
+        r"\(the limit on numbers read as categories\): it looks continuous, but "
+        r"PPANTransformer reads it as categories.*KBinsDiscretizer.*standardised.*S.astype\(str\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        _small(sensitive=["s"]).fit(frame)
+    with pytest.raises(ValueError, match=rf"^sensitive has {n_values} distinct values"):
+        _small().fit(frame[["x"]], sensitive=frame["s"].to_numpy())
+
+
+# ~380 labels in 400 rows: scikit-learn's classifiers of the fresh leakage estimate warn
+@pytest.mark.filterwarnings("ignore:The number of unique classes:UserWarning")
+def test_continuous_and_few_valued_sensitive_still_fit():
+    frame = _measurement_frame()
+    s = frame["s"].to_numpy()
+    # standardised: floats that are not all integers, a continuous S (the remedy)
+    scaled = _small(sensitive=["s"]).fit(frame.assign(s=(s - s.mean()) / s.std()))
+    assert not scaled._inputs.sensitive.discrete
+    # a float S of two values is continuous too; integers of a few values are categories
+    halves = _small(sensitive=["s"]).fit(frame.assign(s=np.where(s > 3000, 0.5, 1.5)))
+    assert not halves._inputs.sensitive.discrete
+    binned = _small(sensitive=["s"]).fit(frame.assign(s=np.digitize(s, [2500, 3500])))
+    assert binned._inputs.sensitive.discrete and len(binned.sensitive_records_) == 3
+    # labels declare their categories: not bounded
+    labels = _small(sensitive=["s"], max_epochs=1).fit(frame.assign(s=s.astype(str)))
+    assert len(labels.sensitive_records_) == frame["s"].nunique()
+
+
+def test_float_sensitive_beside_a_label_column_is_continuous():
+    """A label column makes X an object array; its float S column stays continuous."""
+    frame = _measurement_frame()
+    s = frame["s"].to_numpy()
+    frame = frame.assign(s=(s - s.mean()) / s.std(), c=np.where(s > 3000, "hi", "lo"))
+    mech = _small(sensitive=["s"]).fit(frame)
+    assert not mech._inputs.sensitive.discrete
+    assert mech.sensitive_records_ is None

@@ -275,3 +275,80 @@ def test_discrete_estimators_reject_missing_or_infinite_sensitive_values(
     estimator = _estimators()[estimator_index].set_params(sensitive=None)
     with pytest.raises(ValueError, match=f"{kind} values"):
         estimator.fit(frame[["x"]], sensitive=frame["s"])
+
+
+# S read as categories (issue 24): 32561 distinct floats as S were 32561 categories
+# (2.7 s on Adult's education, relationship and sex; 759 s on age, education and
+# relationship), with no warning. S's columns now obey max_categories as X's do.
+def _continuous_s_frame(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"x": rng.choice(["a", "b", "c"], n), "s": rng.lognormal(12, 0.5, n)})
+
+
+@pytest.mark.parametrize("estimator_index", range(3), ids=ESTIMATOR_IDS)
+def test_discrete_estimators_refuse_a_continuous_sensitive_column(estimator_index):
+    frame = _continuous_s_frame()
+    name = ESTIMATOR_IDS[estimator_index]
+    message = (
+        r"sensitive column 's' has 600 distinct values \(floats that are not all integers\), "
+        rf"more than max_categories=200: it looks continuous, but {name} reads it as "
+        r"categories.*KBinsDiscretizer.*pandas.cut.*raise max_categories.*None"
+    )
+    with pytest.raises(ValueError, match=message):
+        _estimators()[estimator_index].fit(frame)
+    # as metadata: the parameter's name, the count and the same remedies
+    estimator = _estimators()[estimator_index].set_params(sensitive=None)
+    with pytest.raises(ValueError, match=r"^sensitive has 600 distinct values \(floats"):
+        estimator.fit(frame[["x"]], sensitive=frame["s"].to_numpy())
+    # by position in an array, and a column of a two-column S
+    estimator = _estimators()[estimator_index].set_params(sensitive=[1])
+    with pytest.raises(ValueError, match="^sensitive column 1 has 600 distinct values"):
+        estimator.fit(frame.to_numpy(object))
+    two = np.c_[frame["s"].to_numpy() > 2e5, frame["s"].to_numpy()]
+    estimator = _estimators()[estimator_index].set_params(sensitive=None)
+    with pytest.raises(ValueError, match="^column 1 of sensitive has 600 distinct values"):
+        estimator.fit(frame[["x"]], sensitive=two)
+
+
+@pytest.mark.parametrize("estimator_index", range(3), ids=ESTIMATOR_IDS)
+def test_discrete_estimators_bound_integer_sensitive_values_too(estimator_index):
+    frame = _continuous_s_frame().assign(s=lambda f: f["s"].round().astype(int))
+    with pytest.raises(ValueError, match=r"column 's' has \d+ distinct values \(integers\)"):
+        _estimators()[estimator_index].fit(frame)
+
+
+@pytest.mark.filterwarnings("ignore:.*merged (nothing|all).*:UserWarning")
+@pytest.mark.filterwarnings("ignore:max_distortion=.*:UserWarning")
+@pytest.mark.parametrize("estimator_index", range(3), ids=ESTIMATOR_IDS)
+def test_discrete_estimators_fit_few_valued_float_and_integer_sensitive(estimator_index):
+    frame = _continuous_s_frame()
+    s = frame["s"].to_numpy()
+    for values in (
+        np.where(s > np.median(s), 0.5, 1.5),  # floats, not integers, two values
+        np.digitize(s, np.quantile(s, [0.25, 0.5, 0.75])),  # integers
+        pd.cut(s, 5, labels=False).astype(float) + 0.25,  # binned: the remedy works
+    ):
+        estimator = _estimators()[estimator_index].fit(frame.assign(s=values))
+        assert estimator.leakage_ >= 0.0
+    # declared categories: the limit raised, or no limit
+    exactly = frame.assign(s=np.arange(600) % 200 + 0.5)
+    _estimators()[estimator_index].fit(exactly)
+    raised = _estimators()[estimator_index].set_params(max_categories=600)
+    assert raised.fit(frame).leakage_ >= 0.0
+    _estimators()[estimator_index].set_params(max_categories=None).fit(frame)
+
+
+@pytest.mark.parametrize("estimator_index", range(3), ids=ESTIMATOR_IDS)
+def test_discrete_estimators_refuse_a_continuous_sensitive_fast(estimator_index):
+    """32561 distinct floats, the size of Adult: refused before any table is built."""
+    import time
+
+    rng = np.random.default_rng(0)
+    n = 32561
+    X = rng.integers(0, 60, size=(n, 3))
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="sensitive has 32561 distinct values"):
+        _estimators()[estimator_index].set_params(sensitive=None).fit(
+            X, sensitive=rng.lognormal(12, 0.5, n)
+        )
+    assert time.perf_counter() - start < 5.0

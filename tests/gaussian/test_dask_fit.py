@@ -190,6 +190,20 @@ def test_funnel_with_dask_sensitive_metadata(fit_data):
     assert_same_fit(lazy, eager, GIB_ATTRIBUTES)
 
 
+def test_public_dask_fit_refuses_numbers_read_as_hundreds_of_classes():
+    X, _, _ = _data(n=1200, seed=6)
+    counts = np.random.default_rng(6).integers(1000, 5000, X.shape[0])
+    n_values = np.unique(counts).size
+    params = dict(objective="funnel", disclosure=0.5, fit_data="public")
+    with pytest.raises(ValueError, match=rf"^sensitive has {n_values} distinct values"):
+        GaussianIBTransformer(**params).fit(
+            da.from_array(X, chunks=500), sensitive=da.from_array(counts, chunks=500)
+        )
+    frame = _frame(X, np.zeros(len(X))).assign(s=counts)
+    with pytest.raises(ValueError, match=rf"^sensitive column 's' has {n_values} distinct"):
+        L2CompressionDP(fit_data="public", sensitive=["s"]).fit(dd.from_pandas(frame, 3))
+
+
 def test_sample_weight_on_dask_equals_the_weighted_fit_in_memory():
     X, s, _ = _data(n=800, seed=5)
     counts = np.random.default_rng(1).integers(0, 4, X.shape[0])

@@ -206,6 +206,45 @@ def test_auto_classes_warn_when_numbers_become_many_classes():
         GaussianIBTransformer(fit_data="public").fit(X, score > 20)  # a label: silent
 
 
+@pytest.mark.filterwarnings("ignore:.* leaves the release almost pure noise:UserWarning")
+def test_auto_classes_refuse_numbers_read_as_hundreds_of_classes():
+    """Issue 24: fnlwgt as S (21648 integers) was 21648 one-hot columns of a public fit."""
+    from sklearn_privacy import L2CompressionDP
+
+    rng = np.random.default_rng(0)
+    n = 600
+    X = rng.normal(size=(n, 3))
+    counts = rng.integers(1000, 5000, n)  # a measurement: hundreds of distinct integers
+    n_values = np.unique(counts).size
+    head = rf"has {n_values} distinct values \(integers\), more than 200"
+    # the funnel's S is declared by classes: classes='continuous' is the remedy
+    funnel = dict(objective="funnel", disclosure=0.2, fit_data="public")
+    with pytest.raises(ValueError, match=rf"^sensitive {head}.*classes='continuous'"):
+        GaussianIBTransformer(**funnel).fit(X, sensitive=counts)
+    GaussianIBTransformer(classes="continuous", **funnel).fit(X, sensitive=counts)
+    # the bottleneck's S and L2's S (leakage_ only): bin it or standardise it
+    frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(s=counts)
+    for mech in (
+        GaussianIBTransformer(fit_data="public", sensitive=["s"]),
+        L2CompressionDP(fit_data="public", sensitive=["s"]),
+    ):
+        with pytest.raises(ValueError, match=rf"^sensitive column 's' {head}.*standardised"):
+            mech.fit(frame, X[:, 0])
+        scaled = (counts - counts.mean()) / counts.std()
+        assert np.isfinite(mech.fit(frame.assign(s=scaled), X[:, 0]).leakage_)
+        few = np.where(counts > 3000, 0.5, 1.5)  # a float S of two values: continuous
+        assert np.isfinite(mech.fit(frame.assign(s=few), X[:, 0]).leakage_)
+        assert np.isfinite(mech.fit(frame.assign(s=counts // 1000), X[:, 0]).leakage_)
+    # y of a bottleneck, read off the rows
+    with pytest.raises(ValueError, match=rf"^y {head}.*classes='continuous'"):
+        GaussianIBTransformer(fit_data="public").fit(X, counts)
+    # a private fit reads no encoding off its rows: no branch on the values of S or y
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        GaussianIBTransformer(fit_data="private").fit(X, counts)
+        GaussianIBTransformer(**{**funnel, "fit_data": "private"}).fit(X, sensitive=counts)
+
+
 def test_declared_classes_of_y_are_not_applied_to_s():
     # a bottleneck's classes declare y; S (read for leakage_) was encoded with them too,
     # became constant, and leakage_ was nan
