@@ -51,8 +51,10 @@ def fresh_leakage(bound, release, s, *, discrete):
     undertrained one reads 0 while a fresh estimate of the same release
     finds 0.3 nats. The fresh estimate is
     :func:`~sklearn_privacy.metrics.leakage_score` of the fit rows' release
-    (kNN for a discrete S, the Gaussian estimate for a continuous one); a
-    bound far below it (or negative) warns.
+    (for a discrete S the default panel: held-out logistic, boosting and
+    table bounds cross-fitted on those rows, and the kNN estimate minus its
+    permutation null; the Gaussian estimate for a continuous S); a bound
+    far below it (or negative) warns.
     """
     from sklearn_privacy.metrics._leakage import leakage_score
 

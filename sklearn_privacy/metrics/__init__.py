@@ -6,6 +6,7 @@ from sklearn_privacy.metrics._leakage import (
     is_discrete_release,
     leakage_score,
 )
+from sklearn_privacy.metrics._panel import LeakageEstimate
 from sklearn_privacy.metrics._scorers import (
     exact_leakage_score,
     find_mechanism,
@@ -15,6 +16,7 @@ from sklearn_privacy.metrics._scorers import (
 )
 
 __all__ = [
+    "LeakageEstimate",
     "adversary_accuracy_score",
     "exact_leakage_score",
     "find_mechanism",

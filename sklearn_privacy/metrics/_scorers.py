@@ -367,27 +367,37 @@ class _DistortionScorer(_MechanismScorer):
     {
         "estimator": [StrOptions(_SCORER_ESTIMATORS)],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_splits": [Interval(Integral, 2, None, closed="left")],
         "n_shuffles": [Interval(Integral, 0, None, closed="left")],
         "greater_is_better": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
-def make_leakage_scorer(*, estimator="auto", n_neighbors=3, n_shuffles=0, greater_is_better=False):
+def make_leakage_scorer(
+    *, estimator="auto", n_neighbors=5, n_splits=5, n_shuffles=0, greater_is_better=False
+):
     r"""Scorer of the leakage :math:`I(S; \text{release})` on the test fold, in nats.
 
     Parameters
     ----------
-    estimator : {"auto", "exact", "plugin", "miller_madow", "gaussian", "knn"}, default="auto"
+    estimator : {"auto", "exact", "logistic", "boosting", "table", "knn", "plugin", \
+"miller_madow", "gaussian"}, default="auto"
         How the mutual information is measured. ``"exact"``: computed from
         the mechanism's release probabilities on the fold, with no sampling
         (see :func:`exact_leakage_score`; the funnels, the convex mapping and a
         categorical PPAN).
         ``"auto"``: ``"exact"`` where the mechanism allows it, else
-        :func:`leakage_score`'s ``"auto"`` on one release of the fold; so a
-        search compares finite mechanisms without the sampling bias of an
-        estimate. The others: see :func:`leakage_score`.
-    n_neighbors : int, default=3
+        :func:`leakage_score`'s ``"auto"`` on one release of the fold: the
+        largest of a panel of held-out adversaries' lower bounds and the
+        kNN or plug-in estimate, so that a wide release that gives S away
+        cannot read as private (an ``L2CompressionDP`` release of 100
+        columns whose first carries S read 0.08 nats with the kNN estimate
+        alone while an adversary was right 93 % of the time; it now reads
+        0.69). The others: see :func:`leakage_score`.
+    n_neighbors : int, default=5
         Neighbours of the kNN estimate.
+    n_splits : int, default=5
+        Folds of the held-out bounds, within the test fold.
     n_shuffles : int, default=0
         For the exact leakage: ``0`` scores the leakage on the fold's rows,
         which the fold's own sampling of (S, X) inflates on small folds (0.067
@@ -416,10 +426,16 @@ def make_leakage_scorer(*, estimator="auto", n_neighbors=3, n_shuffles=0, greate
     Examples
     --------
     >>> from sklearn_privacy.metrics import make_leakage_scorer
-    >>> make_leakage_scorer(estimator="plugin")
-    make_leakage_scorer(estimator='plugin', n_neighbors=3, n_shuffles=0, greater_is_better=False)
+    >>> make_leakage_scorer(estimator="plugin")  # doctest: +NORMALIZE_WHITESPACE
+    make_leakage_scorer(estimator='plugin', n_neighbors=5, n_splits=5, n_shuffles=0,
+                        greater_is_better=False)
     """
-    kwargs = {"estimator": estimator, "n_neighbors": n_neighbors, "n_shuffles": n_shuffles}
+    kwargs = {
+        "estimator": estimator,
+        "n_neighbors": n_neighbors,
+        "n_splits": n_splits,
+        "n_shuffles": n_shuffles,
+    }
     return _LeakageScorer(1 if greater_is_better else -1, kwargs)
 
 

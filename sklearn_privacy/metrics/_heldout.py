@@ -1,0 +1,194 @@
+"""Held-out (cross-fitted) lower bounds on ``I(S; T)`` from classifiers that predict S from T.
+
+For any predictor ``q(s | t)`` chosen without looking at a row,
+``E[-log q(S | T)] >= H(S | T)``, so ``H(S) - E[-log q(S | T)] <= I(S; T)``:
+a lower bound, whatever the classifier. A bound computed on the rows the
+classifier was trained on is not one (a tree memorises its training rows), so
+each row is scored by a model fitted on the other folds: the rows are split
+into stratified folds (shuffled with a fixed seed, so that the same rows give
+the same bound), a model is fitted on all folds but one and scores the rows of
+that one, and the cross-entropy is averaged over every row.
+"""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
+
+from sklearn_privacy.information import encode_symbols
+
+__all__ = ["HELDOUT_ADVERSARIES", "heldout_bound", "heldout_folds"]
+
+# Every predicted probability is mixed with this share of the uniform
+# distribution over the values of S: a confident mistake then costs at most
+# log(|S| / FLOOR) nats instead of an infinite cross-entropy, and a right
+# answer loses at most -log(1 - FLOOR) = 0.001 nats of the bound.
+FLOOR = 1e-3
+
+# A column is read as categories (one-hot for the linear model) when it holds
+# at most this many distinct values, or when it is not numeric.
+_MAX_CATEGORIES = 32
+
+
+def _category_columns(release):
+    """Indices of the release's columns read as categories."""
+    if release.dtype.kind not in "biuf":
+        return np.arange(release.shape[1])
+    return np.array(
+        [j for j in range(release.shape[1]) if np.unique(release[:, j]).size <= _MAX_CATEGORIES],
+        dtype=int,
+    )
+
+
+def _linear(categories, n_columns):
+    numeric = np.setdiff1d(np.arange(n_columns), categories)
+    encode = ColumnTransformer(
+        [
+            ("categories", OneHotEncoder(handle_unknown="ignore"), categories),
+            ("numbers", StandardScaler(), numeric),
+        ]
+    )
+    return make_pipeline(encode, LogisticRegression(max_iter=1000))
+
+
+def _boosting(categories, n_columns, n_samples):
+    """Gradient-boosted trees, stopped early on a tenth of the training rows.
+
+    Early stopping on the held-out log-loss keeps the probabilities
+    calibrated (100 full rounds on 40 rows make them overconfident and the
+    bound collapses); it needs at least 200 rows to have a validation set.
+    """
+    model = HistGradientBoostingClassifier(
+        early_stopping=n_samples >= 200, random_state=0, categorical_features=None
+    )
+    if len(categories) == 0:
+        return model
+    numeric = np.setdiff1d(np.arange(n_columns), categories)
+    encode = ColumnTransformer(
+        [
+            (
+                "categories",
+                OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1),
+                categories,
+            ),
+            ("numbers", "passthrough", numeric),
+        ]
+    )
+    return make_pipeline(encode, model)
+
+
+class SymbolTable(ClassifierMixin, BaseEstimator):
+    """Predicts S from its counts among the training rows of the same release symbol.
+
+    ``X`` is one column of integer symbol codes (the release's rows encoded
+    as symbols). ``q(s | t) = (c(t, s) + alpha p(s)) / (c(t) + alpha)``, with
+    ``c`` the training counts and ``p`` the training prior: the plug-in
+    posterior, shrunk towards the prior for symbols seen few times (a symbol
+    never seen gets the prior). Held out, it reads a high-cardinality release
+    whose symbols each determine S from a few rows per symbol, which a
+    plug-in estimate cannot tell from an independent release.
+    """
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def fit(self, X, y):
+        symbols = np.asarray(X, dtype=np.intp).ravel()
+        self.classes_, y = np.unique(y, return_inverse=True)
+        self.counts_ = np.zeros((symbols.max() + 1, self.classes_.size))
+        np.add.at(self.counts_, (symbols, y), 1.0)
+        self.prior_ = np.bincount(y, minlength=self.classes_.size) / y.size
+        return self
+
+    def predict_proba(self, X):
+        symbols = np.asarray(X, dtype=np.intp).ravel()
+        counts = np.zeros((symbols.size, self.classes_.size))
+        known = symbols < self.counts_.shape[0]
+        counts[known] = self.counts_[symbols[known]]
+        totals = counts.sum(axis=1, keepdims=True)
+        return (counts + self.alpha * self.prior_) / (totals + self.alpha)
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+def _table(release):
+    symbols, _ = encode_symbols(release, name="release")
+    return SymbolTable(), symbols.reshape(-1, 1)
+
+
+def _numbers_and_categories(release, model):
+    """A factory's model for the release's columns, and the columns it reads."""
+    return model(_category_columns(release), release.shape[1], release.shape[0]), release
+
+
+# name -> factory(release) -> (unfitted classifier, the features it reads)
+HELDOUT_ADVERSARIES = {
+    "logistic": lambda release: _numbers_and_categories(
+        release, lambda categories, n_columns, n_samples: _linear(categories, n_columns)
+    ),
+    "boosting": lambda release: _numbers_and_categories(release, _boosting),
+    "table": _table,
+}
+
+
+def heldout_folds(codes, n_splits):
+    """The held-out bounds' folds: stratified on S where each value is seen ``n_splits`` times.
+
+    Shuffled with a fixed seed (the same rows give the same folds). A value
+    of S seen fewer times than ``n_splits`` cannot be in every fold, so the
+    folds are then plain shuffled ``KFold``.
+
+    Returns
+    -------
+    folds : list of (train, test) index arrays
+    description : str
+        How they were made, in words.
+    """
+    counts = np.bincount(codes)
+    if counts[counts > 0].min() >= n_splits:
+        splitter, kind = StratifiedKFold(n_splits, shuffle=True, random_state=0), "stratified on S"
+    else:
+        splitter, kind = KFold(n_splits, shuffle=True, random_state=0), "not stratified"
+    folds = list(splitter.split(np.zeros(codes.size), codes))
+    return folds, f"{n_splits} folds of the rows ({kind}, shuffled with seed 0)"
+
+
+def heldout_bound(name, codes, release, folds, h_s):
+    """Per fold, ``H(S)`` minus the held-out cross-entropy of one adversary.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`HELDOUT_ADVERSARIES`.
+    codes : ndarray of shape (n_samples,)
+        S as codes ``0 .. k - 1``.
+    release : ndarray of shape (n_samples, n_features)
+    folds : list of (train, test) index arrays
+    h_s : float
+        ``H(S)`` of the whole sample.
+
+    Returns
+    -------
+    ndarray of shape (n_folds,)
+        The bound on each fold's rows; their mean weighted by the folds'
+        sizes is the bound on all rows.
+    """
+    n_classes = int(codes.max()) + 1
+    model, features = HELDOUT_ADVERSARIES[name](release)
+    bounds = np.empty(len(folds))
+    for i, (train, test) in enumerate(folds):
+        proba = np.zeros((test.size, n_classes))
+        seen = np.unique(codes[train])
+        if seen.size < 2:
+            proba[:, seen] = 1.0
+        else:
+            fitted = clone(model).fit(features[train], codes[train])
+            proba[:, fitted.classes_] = fitted.predict_proba(features[test])
+        proba = (1 - FLOOR) * proba + FLOOR / n_classes
+        bounds[i] = h_s + np.mean(np.log(proba[np.arange(test.size), codes[test]]))
+    return bounds
