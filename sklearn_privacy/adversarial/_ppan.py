@@ -226,10 +226,13 @@ class PPANTransformer(BaseMechanism):
         data, nats (may be negative when the adversary is poor).
     fresh_leakage_ : float
         For a continuous release: a fresh estimate of ``I(S; Z)`` from the fit
-        rows' release (:func:`~sklearn_privacy.metrics.leakage_score`, kNN for
-        a discrete S, Gaussian for a continuous one), independent of the
-        co-trained adversary; ``leakage_`` is the larger of the two, and a
-        bound far below this warns. Absent for a finite release.
+        rows' release (:func:`~sklearn_privacy.metrics.leakage_score`'s
+        default for a discrete S: the largest of held-out logistic, boosting
+        and table bounds cross-fitted on the fit rows and the kNN estimate
+        minus its permutation null; Gaussian for a continuous S),
+        independent of the co-trained adversary; ``leakage_`` is the larger
+        of the two, and a bound far below this warns. Absent for a finite
+        release.
     disclosure_ : float
         ``I(X; Z)`` on the fit data, nats: exact for a finite release and
         observation, else the Gaussian estimate from the covariance of (X, Z).

@@ -170,8 +170,10 @@ def leakage_score(
         distinct values are read as a continuous S (see ``"auto"``).
     release : array-like of shape (n_samples, n_features)
         What the mechanism released for the same rows.
-    estimator : {"auto", "logistic", "boosting", "table", "knn", "plugin", \
-"miller_madow", "gaussian"}, default="auto"
+    estimator : str, default="auto"
+        One of ``"auto"``, ``"logistic"``, ``"boosting"``, ``"table"``,
+        ``"knn"``, ``"plugin"``, ``"miller_madow"``, ``"gaussian"``:
+
         - ``"auto"``: for a discrete S, the largest of the panel
           ``"logistic"``, ``"boosting"``, ``"table"``, ``"knn"`` (a continuous release:
           one with more than ``n_samples / 10`` distinct rows, not all

@@ -85,6 +85,19 @@ class LeakageEstimate:
         ``H(S)`` of the sample (plug-in), the most a release can reveal.
     folds : str
         How the held-out bounds' folds were made (empty if none).
+
+    See Also
+    --------
+    sklearn_privacy.metrics.leakage_score : Returns one with ``return_details=True``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.metrics import leakage_score
+    >>> s = np.tile([0, 1], 100)
+    >>> estimate = leakage_score(s, s.reshape(-1, 1), return_details=True)
+    >>> estimate.estimator, round(float(estimate), 2), sorted(estimate.estimates)
+    ('boosting', 0.69, ['boosting', 'logistic', 'plugin', 'table'])
     """
 
     value: float

@@ -380,9 +380,11 @@ def make_leakage_scorer(
 
     Parameters
     ----------
-    estimator : {"auto", "exact", "logistic", "boosting", "table", "knn", "plugin", \
-"miller_madow", "gaussian"}, default="auto"
-        How the mutual information is measured. ``"exact"``: computed from
+    estimator : str, default="auto"
+        How the mutual information is measured: ``"auto"``, ``"exact"``, or
+        one of :func:`leakage_score`'s (``"logistic"``, ``"boosting"``,
+        ``"table"``, ``"knn"``, ``"plugin"``, ``"miller_madow"``,
+        ``"gaussian"``). ``"exact"``: computed from
         the mechanism's release probabilities on the fold, with no sampling
         (see :func:`exact_leakage_score`; the funnels, the convex mapping and a
         categorical PPAN).
