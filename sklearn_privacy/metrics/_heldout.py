@@ -61,9 +61,12 @@ def _boosting(categories, n_columns, n_samples):
     Early stopping on the held-out log-loss keeps the probabilities
     calibrated (100 full rounds on 40 rows make them overconfident and the
     bound collapses); it needs at least 200 rows to have a validation set.
+    32 bins per column instead of 255 halve the cost on wide releases (4000
+    MNIST images: 15.5 s instead of 33.8, and a bound of 2.04 nats instead
+    of 2.01).
     """
     model = HistGradientBoostingClassifier(
-        early_stopping=n_samples >= 200, random_state=0, categorical_features=None
+        max_bins=32, early_stopping=n_samples >= 200, random_state=0, categorical_features=None
     )
     if len(categories) == 0:
         return model
