@@ -124,12 +124,31 @@ def independent_cases(quick):
     return {(kind, n, d): independent(kind, n, d)
             for n, widths in sizes.items() for d in widths for kind in kinds
             if not (kind == "500 symbols" and d > 10)}
+
+def timing_release():
+    """10000 rows x 100 columns: S + 0.1 N among 99 noise columns."""
+    rng = np.random.default_rng(1)
+    s = rng.integers(0, 2, 10000)
+    return s, np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, 99))]
+
+def best_cpu_seconds(calls, repeat=2):
+    """Best-of-``repeat`` CPU seconds of each named call."""
+    import time
+    out = {}
+    for label, call in calls.items():
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.process_time()
+            call()
+            best = min(best, time.process_time() - start)
+        out[label] = best
+    return out
 '''
 
 CHILD = (
     CASES
     + r'''
-import time, warnings
+import warnings
 from sklearn_privacy.metrics import leakage_score
 warnings.simplefilter("ignore")
 QUICK = QUICK_FLAG
@@ -141,19 +160,11 @@ for key, make in independent_cases(QUICK).items():
     out["independent"][key] = [
         leakage_score(*make(np.random.default_rng(seed))) for seed in range(10)
     ]
-rng = np.random.default_rng(1)
-s = rng.integers(0, 2, 10000)
-t = np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, 99))]
-for label, call in {
+s, t = timing_release()
+out["time"] = best_cpu_seconds({
     "default": lambda: leakage_score(s, t),
     "knn": lambda: leakage_score(s, t, estimator="knn"),
-}.items():
-    best = float("inf")
-    for _ in range(2):
-        start = time.process_time()
-        call()
-        best = min(best, time.process_time() - start)
-    out["time"][label] = best
+})
 print(out)
 '''
 )
@@ -161,7 +172,7 @@ print(out)
 BOUNDS = (
     CASES
     + r'''
-import time, warnings
+import warnings
 from sklearn.feature_selection import mutual_info_classif
 from sklearn_privacy.metrics import leakage_score
 warnings.simplefilter("ignore")
@@ -170,20 +181,12 @@ for name, make in LEAKING.items():
     s, t = make(np.random.default_rng(0))
     out["bound"][name] = leakage_score(s, t, estimator="logistic")
     out["member"][name] = leakage_score(s, t, return_details=True).estimator
-rng = np.random.default_rng(1)
-s = rng.integers(0, 2, 10000)
-t = np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, 99))]
-for label, call in {
+s, t = timing_release()
+out["time"] = best_cpu_seconds({
     "knn, one column": lambda: leakage_score(s, t[:, :1], estimator="knn"),
     "mutual_info_classif, one column": lambda: mutual_info_classif(t[:, :1], s, random_state=0),
     "mutual_info_classif, 100 columns": lambda: mutual_info_classif(t, s, random_state=0),
-}.items():
-    best = float("inf")
-    for _ in range(2):
-        start = time.process_time()
-        call()
-        best = min(best, time.process_time() - start)
-    out["time"][label] = best
+})
 print(out)
 '''
 )

@@ -44,6 +44,46 @@ def _category_columns(release):
     )
 
 
+class TunedLogisticRegression(ClassifierMixin, BaseEstimator):
+    """A logistic regression whose ``C`` minimises the log-loss on a fifth of the training rows.
+
+    A held-out bound is as good as its adversary's probabilities: with ``C=1``
+    a logistic regression on 480 released digits (10 classes, 64 columns) is
+    so overconfident that its bound reads -0.66 nats, while ``C=0.01`` reads
+    0.36. Each ``C`` of ``Cs`` (ascending, warm-started) is fitted on four
+    fifths of the training rows (stratified, seeded) and scored by its
+    log-loss on the rest; the best is refitted on all of them. A class seen
+    fewer than 5 times (no fifth of the rows to hold it): ``C=1``.
+    """
+
+    def __init__(self, Cs=(0.01, 0.1, 1.0, 10.0)):
+        self.Cs = Cs
+
+    def fit(self, X, y):
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.C_ = 1.0
+        if np.bincount(codes).min() >= 5:
+            inner, held = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, codes))
+            model = LogisticRegression(max_iter=1000, warm_start=True)
+            losses = []
+            for C in self.Cs:
+                model.set_params(C=C).fit(X[inner], codes[inner])
+                proba = np.zeros((held.size, self.classes_.size))
+                proba[:, model.classes_] = model.predict_proba(X[held])
+                losses.append(-np.mean(np.log(proba[np.arange(held.size), codes[held]] + 1e-12)))
+            self.C_ = self.Cs[int(np.argmin(losses))]
+        self.model_ = LogisticRegression(C=self.C_, max_iter=1000).fit(X, codes)
+        return self
+
+    def predict_proba(self, X):
+        proba = np.zeros((X.shape[0], self.classes_.size))
+        proba[:, self.model_.classes_] = self.model_.predict_proba(X)
+        return proba
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
 def _linear(categories, n_columns):
     numeric = np.setdiff1d(np.arange(n_columns), categories)
     encode = ColumnTransformer(
@@ -52,7 +92,7 @@ def _linear(categories, n_columns):
             ("numbers", StandardScaler(), numeric),
         ]
     )
-    return make_pipeline(encode, LogisticRegression(max_iter=1000))
+    return make_pipeline(encode, TunedLogisticRegression())
 
 
 def _boosting(categories, n_columns, n_samples):

@@ -319,9 +319,9 @@ def leakage_score(
     >>> release = np.c_[s + 0.1 * rng.normal(size=1000), rng.normal(size=(1000, 50))]
     >>> estimate = leakage_score(s, release, return_details=True)
     >>> round(estimate.value, 2), estimate.estimator, round(estimate.entropy, 2)
-    (0.68, 'logistic', 0.69)
+    (0.69, 'logistic', 0.69)
     >>> round(estimate.estimates["logistic"], 2), round(estimate.estimates["knn"], 2)
-    (0.68, 0.08)
+    (0.69, 0.08)
     """
     sensitive = _as_2d(sensitive, "sensitive")
     release = _as_2d(release, "release")

@@ -2,7 +2,10 @@
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import log_loss
+from sklearn.model_selection import StratifiedKFold
 
 from sklearn_privacy import L2CompressionDP
 from sklearn_privacy.information import binary_entropy, entropy_from_samples, mutual_information
@@ -12,7 +15,13 @@ from sklearn_privacy.metrics import (
     make_adversary_scorer,
     make_leakage_scorer,
 )
-from sklearn_privacy.metrics._heldout import SymbolTable, heldout_bound, heldout_folds
+from sklearn_privacy.metrics._heldout import (
+    HELDOUT_ADVERSARIES,
+    SymbolTable,
+    TunedLogisticRegression,
+    heldout_bound,
+    heldout_folds,
+)
 
 
 def _gaussian_mixture_information(a):
@@ -142,32 +151,51 @@ def test_details_name_the_member_that_attains_the_value():
 
 
 def test_the_held_out_bound_is_cross_fitted():
-    # H(S) - CE of a logistic regression, each row scored by a model fitted on the other folds
+    # H(S) - CE, each row scored by a model fitted on the other folds only
     rng = np.random.default_rng(5)
     n = 600
     s = rng.integers(0, 3, n)
     t = s[:, None] + rng.normal(size=(n, 2))
     folds, _ = heldout_folds(s, 5)
     assert all(np.intersect1d(train, test).size == 0 for train, test in folds)
+    assert np.array_equal(np.sort(np.concatenate([test for _, test in folds])), np.arange(n))
+    model, features = HELDOUT_ADVERSARIES["logistic"](t)
     proba = np.empty((n, 3))
     for train, test in folds:
-        model = LogisticRegression(max_iter=1000).fit(
-            (t[train] - t[train].mean(0)) / t[train].std(0), s[train]
-        )
-        proba[test] = model.predict_proba((t[test] - t[train].mean(0)) / t[train].std(0))
+        proba[test] = clone(model).fit(features[train], s[train]).predict_proba(features[test])
     proba = 0.999 * proba + 0.001 / 3
     h_s = entropy_from_samples(s)
     expected = h_s + np.mean(np.log(proba[np.arange(n), s]))
     bounds = heldout_bound("logistic", s, t, folds, h_s)
     sizes = np.array([test.size for _, test in folds])
-    assert bounds @ sizes / n == pytest.approx(expected, abs=1e-6)
+    assert bounds @ sizes / n == pytest.approx(expected, abs=1e-9)
     # a bound on the training rows would not be one: a table of 600 distinct rows memorises S
-    table = SymbolTable().fit(np.arange(n).reshape(-1, 1), s)
-    in_sample = h_s + np.mean(
-        np.log(table.predict_proba(np.arange(n).reshape(-1, 1))[np.arange(n), s])
-    )
+    symbols = np.arange(n).reshape(-1, 1)
+    table = SymbolTable().fit(symbols, s)
+    in_sample = h_s + np.mean(np.log(table.predict_proba(symbols)[np.arange(n), s]))
     assert in_sample > 0.2
     assert leakage_score(s, rng.normal(size=(n, 1)), estimator="table") == 0.0
+
+
+def test_the_logistic_adversary_picks_the_c_of_least_held_out_log_loss():
+    rng = np.random.default_rng(7)
+    n = 300
+    s = rng.integers(0, 10, n)
+    t = 0.5 * np.eye(10)[s] @ rng.normal(size=(10, 40)) + rng.normal(size=(n, 40))
+    tuned = TunedLogisticRegression().fit(t, s)
+    inner, held = next(StratifiedKFold(5, shuffle=True, random_state=0).split(t, s))
+    losses = {
+        C: log_loss(
+            s[held],
+            LogisticRegression(C=C, max_iter=1000).fit(t[inner], s[inner]).predict_proba(t[held]),
+            labels=np.arange(10),
+        )
+        for C in tuned.Cs
+    }
+    assert tuned.C_ == min(losses, key=losses.get)
+    assert tuned.C_ < 1.0  # 30 rows per class in 40 columns: C=1 is overconfident
+    # a class seen fewer than 5 times: no inner split, C = 1
+    assert TunedLogisticRegression().fit(t[:12], np.r_[np.zeros(8), np.ones(4)]).C_ == 1.0
 
 
 def test_the_table_adversary_shrinks_towards_the_prior():
