@@ -21,7 +21,7 @@ from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 
 from sklearn_privacy.information import encode_symbols
 
-__all__ = ["HELDOUT_ADVERSARIES", "heldout_bound", "heldout_folds"]
+__all__ = ["HELDOUT_ADVERSARIES", "heldout_bound", "heldout_estimate", "heldout_folds"]
 
 # Every predicted probability is mixed with this share of the uniform
 # distribution over the values of S: a confident mistake then costs at most
@@ -235,3 +235,18 @@ def heldout_bound(name, codes, release, folds, h_s):
         proba = (1 - FLOOR) * proba + FLOOR / n_classes
         bounds[i] = h_s + np.mean(np.log(proba[np.arange(test.size), codes[test]]))
     return bounds
+
+
+def heldout_estimate(name, codes, release, folds, h_s):
+    """One adversary's bound on all rows (the folds' mean weighted by size), and its spread.
+
+    Returns
+    -------
+    value : float
+        ``H(S)`` minus the held-out cross-entropy over every row.
+    spread : float
+        The standard deviation of the per-fold bounds.
+    """
+    bounds = heldout_bound(name, codes, release, folds, h_s)
+    sizes = np.array([test.size for _, test in folds])
+    return float(bounds @ sizes / sizes.sum()), float(bounds.std(ddof=1))

@@ -22,7 +22,7 @@ from sklearn_privacy.information import (
     gaussian_mutual_information,
     mutual_information_from_samples,
 )
-from sklearn_privacy.metrics._heldout import HELDOUT_ADVERSARIES, heldout_bound, heldout_folds
+from sklearn_privacy.metrics._heldout import HELDOUT_ADVERSARIES, heldout_estimate, heldout_folds
 from sklearn_privacy.metrics._knn import knn_mutual_information
 from sklearn_privacy.metrics._panel import MAX_DISTINCT_FRACTION, LeakageEstimate, panel_estimate
 from sklearn_privacy.utils import as_2d, is_continuous
@@ -385,9 +385,7 @@ def _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s
         codes, _ = encode_symbols(sensitive, name="sensitive")
         h_s = entropy_from_samples(codes)
         fold_list, folds = heldout_folds(codes, min(n_splits, codes.size))
-        bounds = heldout_bound(estimator, codes, release, fold_list, h_s)
-        sizes = np.array([test.size for _, test in fold_list])
-        value, spread = float(bounds @ sizes / sizes.sum()), float(bounds.std(ddof=1))
+        value, spread = heldout_estimate(estimator, codes, release, fold_list, h_s)
     h_s = _entropy_bound(sensitive, continuous_s)
     return LeakageEstimate(
         value=float(min(max(value, 0.0), h_s)),

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
-from sklearn_privacy.metrics._heldout import HELDOUT_ADVERSARIES, heldout_bound, heldout_folds
+from sklearn_privacy.metrics._heldout import HELDOUT_ADVERSARIES, heldout_estimate, heldout_folds
 from sklearn_privacy.metrics._knn import knn_mutual_information
 
-__all__ = ["LeakageEstimate", "panel_estimate", "plugin_member"]
+__all__ = ["LeakageEstimate", "knn_permutations", "panel_estimate"]
 
 # A release is read with the plug-in estimate when it has at most this many
 # distinct rows per sample (each release value seen 10 times on average).
@@ -128,7 +128,7 @@ def _null_corrected(estimate, codes, n_permutations):
     return estimate(codes) - float(null.mean()), float(null.std(ddof=1))
 
 
-def plugin_member(codes, release):
+def _plugin_member(codes, release):
     """The null-corrected plug-in estimate, or None where the alphabet is too large.
 
     The plug-in estimate is in the panel only where the release has at most
@@ -168,11 +168,8 @@ def panel_estimate(codes, release, h_s, *, continuous, n_neighbors, n_splits):
     """
     estimates, spreads = {}, {}
     folds, how = heldout_folds(codes, min(n_splits, codes.size))
-    sizes = np.array([test.size for _, test in folds])
     for name in HELDOUT_ADVERSARIES:
-        bounds = heldout_bound(name, codes, release, folds, h_s)
-        estimates[name] = float(bounds @ sizes / sizes.sum())
-        spreads[name] = float(bounds.std(ddof=1))
+        estimates[name], spreads[name] = heldout_estimate(name, codes, release, folds, h_s)
     if continuous:
         try:
             estimates["knn"], spreads["knn"] = _null_corrected(
@@ -183,7 +180,7 @@ def panel_estimate(codes, release, h_s, *, continuous, n_neighbors, n_splits):
         except ValueError:  # no value of S seen twice: nothing for neighbours to count
             pass
     else:
-        plugin = plugin_member(codes, release)
+        plugin = _plugin_member(codes, release)
         if plugin is not None:
             estimates["plugin"], spreads["plugin"] = plugin
     best = max(estimates, key=estimates.get)
