@@ -45,12 +45,12 @@ _PLUGIN_PERMUTATIONS = 20
 
 
 def knn_permutations(n_samples):
-    """Permutations of S in the kNN estimate's null: 20 on small samples, 2 from 708 rows on.
+    """Permutations of S in the kNN estimate's null: 20 on small samples, 2 from 578 rows on.
 
     A kNN estimate costs about ``n**2`` distance evaluations, so the null is
     given about as much work as 20 estimates on 224 rows: where the estimate
     is cheap its noise matters most (the corrected estimate's variance is the
-    estimate's times ``1 + 1 / n_permutations``), and from 708 rows on two
+    estimate's times ``1 + 1 / n_permutations``), and from 578 rows on two
     permutations keep the default within 5 times the kNN estimate's cost.
     """
     return int(np.clip(10**6 // n_samples**2, 2, 20))
