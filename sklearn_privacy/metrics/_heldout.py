@@ -185,6 +185,7 @@ HELDOUT_ADVERSARIES = {
 def heldout_folds(codes, n_splits):
     """The held-out bounds' folds: stratified on S where each value is seen ``n_splits`` times.
 
+    At most one fold per row (``n_splits`` is cut to the number of rows).
     Shuffled with a fixed seed (the same rows give the same folds). A value
     of S seen fewer times than ``n_splits`` cannot be in every fold, so the
     folds are then plain shuffled ``KFold``.
@@ -195,6 +196,7 @@ def heldout_folds(codes, n_splits):
     description : str
         How they were made, in words.
     """
+    n_splits = min(n_splits, codes.size)
     counts = np.bincount(codes)
     if counts[counts > 0].min() >= n_splits:
         splitter, kind = StratifiedKFold(n_splits, shuffle=True, random_state=0), "stratified on S"

@@ -167,7 +167,7 @@ def panel_estimate(codes, release, h_s, *, continuous, n_neighbors, n_splits):
     LeakageEstimate
     """
     estimates, spreads = {}, {}
-    folds, how = heldout_folds(codes, min(n_splits, codes.size))
+    folds, how = heldout_folds(codes, n_splits)
     for name in HELDOUT_ADVERSARIES:
         estimates[name], spreads[name] = heldout_estimate(name, codes, release, folds, h_s)
     if continuous:

@@ -301,9 +301,11 @@ def check_category_counts(
             who = f"column {k} of {name}"
         else:
             who = name
-        finite = column[np.isfinite(column)] if column.dtype.kind == "f" else None
+        # _encoding imports this module; the definition of a continuous variable lives there
+        from sklearn_privacy.utils._encoding import is_continuous
+
         kind = ""
-        if finite is not None and np.any(finite != np.round(finite)):
+        if is_continuous(column):
             kind = " (floats that are not all integers)"
         elif column.dtype.kind in "iuf":
             kind = " (integers)"
