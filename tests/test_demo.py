@@ -105,8 +105,16 @@ def test_adult_story(data_home):
 def test_dp_job_prints_table_and_writes_plot(tmp_path, capsys, pyplot):
     out = tmp_path / "dp.png"
     assert main(["--dp", "--splits", "2", "--output", str(out)]) == 0
-    text = capsys.readouterr().out
+    captured = capsys.readouterr()
+    text = captured.out
     assert "majority class" in text and "no mechanism" in text
+    # every column of every epsilon's row has its spread over the splits, and the
+    # distortion has the features' variance as its reference
+    rows = [line for line in text.splitlines() if re.match(r"^\s+\d+(\.\d+)?\s{2}", line)]
+    assert len(rows) == 8 and all(row.count("±") == 4 for row in rows)
+    assert "the features' variance E||x - mean||^2 = 1.684" in text
+    # progress: one line per epsilon and fit
+    assert captured.err.count(" done (") == 16
     # no runaway estimate: every number of the table is sane
     numbers = [float(v) for v in re.findall(r"\d+\.?\d*(?:e[-+]?\d+)?", text)]
     assert max(numbers) < 1e6
