@@ -21,6 +21,7 @@ from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
@@ -43,6 +44,7 @@ from sklearn_privacy.utils._validation import (
     check_categorical_values,
     check_category_counts,
     check_sensitive,
+    describe_numbers_with_text,
 )
 
 __all__ = ["BaseMechanism"]
@@ -440,7 +442,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         except ValueError as exc:
             if "could not convert" not in str(exc):
                 raise
-            raise self._non_numeric_error(exc, "the columns of X") from exc
+            raise self._non_numeric_error(exc, "the columns of X", X) from exc
         if self._categorical_input:
             check_categorical_values(X, feature_names=getattr(self, "feature_names_in_", None))
         return X
@@ -528,8 +530,27 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         positions = sensitive_positions(self.sensitive, names, self.n_features_in_, strict=True)
         return np.asarray(positions, dtype=int)
 
-    def _non_numeric_error(self, exc, where):
-        """The error of a numeric mechanism given text, with the remedies."""
+    def _non_numeric_error(self, exc, where, values=None, feature_names=None):
+        """The error of a numeric mechanism given text, with the remedies.
+
+        When a column of ``values`` (the columns that failed, with their
+        ``feature_names``; a DataFrame names its own) is numbers with stray
+        text (a placeholder such as ``"n/a"``), the error names that column
+        and how to make it numeric.
+        """
+        if values is not None:
+            if hasattr(values, "columns") and hasattr(values, "to_numpy"):
+                feature_names = [str(c) for c in values.columns]
+                values = values.to_numpy(dtype=object)
+            try:
+                values = np.asarray(values, dtype=object)
+            except ValueError:  # ragged rows: validate_data's own message stands
+                values = None
+            stray = describe_numbers_with_text(values, feature_names=feature_names)
+            if stray is not None:
+                return ValueError(
+                    f"{self.__class__.__name__} releases numeric columns, but {stray}."
+                )
         return ValueError(
             f"{self.__class__.__name__} releases numeric columns, but {where} hold "
             f"non-numeric values ({exc}). Encode them before the mechanism (for example "
@@ -549,12 +570,16 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                 if "could not convert" not in str(exc):
                     raise
                 where = f"the released columns of X (all but sensitive={self.sensitive!r})"
-                raise self._non_numeric_error(exc, where) from exc
+                names = getattr(self, "feature_names_in_", None)
+                names = None if names is None else names[self.release_columns_]
+                raise self._non_numeric_error(exc, where, X_release, names) from exc
             if S.dtype == object:
                 # S may hold numbers or labels; anything else (a dict, a list) raises
-                # numpy's TypeError here, as it does for numeric columns.
+                # numpy's TypeError here, as it does for numeric columns. Missing cells
+                # (pd.NA raises that TypeError too) are left to the checks of S, which
+                # name them.
                 try:
-                    S.astype(np.float64)
+                    S[~np.asarray(pd.isna(S), dtype=bool)].astype(np.float64)
                 except ValueError:
                     pass
         return X_release, S

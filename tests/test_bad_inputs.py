@@ -7,6 +7,7 @@ to float" from the kNN estimate, ``AttributeError: 'LogisticRegression' object
 has no attribute 'transform'`` from a scorer, NaN from PPAN on a 1.7e308 row.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -168,3 +169,115 @@ def test_text_given_to_a_numeric_mechanism_names_it_and_the_remedies(frame):
         # before: numpy's bare "could not convert string to float: '25-34'"
         with pytest.raises(ValueError, match=f"{name} releases numeric columns.*'25-34'.*OneHot"):
             mech.fit(X, np.arange(100) % 2)
+
+
+def _numbers_with_text(placeholder, *, as_csv):
+    """NUMERIC with one cell of column 'a' replaced by a placeholder for a missing value.
+
+    ``as_csv``: as ``pandas.read_csv`` reads it (every cell of the column a
+    string); otherwise floats with one string in an object column.
+    """
+    column = NUMERIC["a"].astype(str) if as_csv else NUMERIC["a"].astype(object)
+    column[5] = placeholder
+    return NUMERIC.assign(a=column)
+
+
+_STRAY = (
+    r"column 'a' of X holds numbers with stray text: 1 of its 300 values is not a number "
+    r"\(first {}, in row 5\)\. If it is a measurement, .*pandas\.to_numeric\(X\['a'\], "
+    r"errors='coerce'\).*drop those rows"
+)
+
+
+@pytest.mark.parametrize("as_csv", [False, True], ids=["object floats", "csv strings"])
+@pytest.mark.parametrize("placeholder", ["n/a", "?"])
+@pytest.mark.parametrize("name", list(NUMERIC_MECHANISMS))
+def test_numbers_with_stray_text_are_refused_naming_the_column(name, placeholder, as_csv):
+    """Before: PPAN read the column as 300 labels and released it in code units (0.891 as
+    155.3) with a generic warning; L2 and GIB refused it without naming the column."""
+    frame = _numbers_with_text(placeholder, as_csv=as_csv)
+    match = _STRAY.format(re.escape(repr(placeholder)))
+    if name == "PPANTransformer":
+        match += ".*pandas categorical column"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=match):
+            NUMERIC_MECHANISMS[name]().fit(frame, TARGET)
+
+
+@pytest.mark.parametrize("name", list(NUMERIC_MECHANISMS))
+def test_numbers_with_stray_text_at_transform_name_the_column(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mech = NUMERIC_MECHANISMS[name]().fit(NUMERIC, TARGET)
+    with pytest.raises(ValueError, match=_STRAY.format("'n/a'")):
+        mech.transform(_numbers_with_text("n/a", as_csv=False))
+
+
+def test_numbers_with_stray_text_in_an_array_are_named_by_position():
+    X = _numbers_with_text("?", as_csv=False).to_numpy(dtype=object)
+    make = lambda: PPANTransformer(max_epochs=1, hidden_layer_sizes=(4,), sensitive=[2])  # noqa: E731
+    with pytest.raises(ValueError, match=r"column 0 of X holds numbers with stray text.*X\[:, 0\]"):
+        make().fit(X)
+    # a column of labels with a few numbers is labels, as before
+    labels = pd.Series(np.array(["x", "y", "z"], dtype=object)[NUMERIC["s"]], dtype=object)
+    labels[:3] = 7
+    labels = NUMERIC.assign(a=labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mech = NUMERIC_MECHANISMS["PPANTransformer"]().fit(labels[["a", "s"]])
+    assert list(mech.label_categories_) == ["a"]
+
+
+@pytest.mark.parametrize("name", list(NUMERIC_MECHANISMS))
+def test_a_series_as_x_gets_scikit_learns_message(name):
+    """Before: PPAN raised TypeError: 'numpy.dtypes.Float64DType' object is not iterable."""
+    expected = r"Expected a 2-dimensional container but got <class 'pandas\..*Series'> instead"
+    for series in (NUMERIC["a"], NUMERIC["a"].astype(object), CATEGORICAL["a"]):
+        mech = NUMERIC_MECHANISMS[name]().set_params(sensitive=None)
+        with pytest.raises(ValueError, match=expected) as error:
+            mech.fit(series, sensitive=NUMERIC["s"])
+        # the very message of the other mechanisms (scikit-learn's validate_data)
+        with pytest.raises(ValueError) as l2_error:
+            L2CompressionDP(fit_data="public").fit(series, sensitive=NUMERIC["s"])
+        assert str(error.value) == str(l2_error.value)
+
+
+_S_MISSING = (
+    r"{} contains missing values \(in row 3; None, NaN, pd\.NA or NaT\): S must be known for "
+    r"every row\. Drop those rows or impute S"
+)
+
+
+@pytest.mark.parametrize("labels", [False, True], ids=["numbers", "labels"])
+@pytest.mark.parametrize("as_columns", [True, False], ids=["columns of X", "metadata"])
+@pytest.mark.parametrize("name", list(NUMERIC_MECHANISMS))
+def test_pd_na_in_an_object_s_names_sensitive_and_the_remedy(name, as_columns, labels):
+    """Before, as columns: TypeError: float() argument must be ... not 'NAType'."""
+    s = (CATEGORICAL["a"] if labels else NUMERIC["s"]).astype(object)
+    s[3] = pd.NA
+    mech = NUMERIC_MECHANISMS[name]()  # L2 and GIB fit public data: S is read
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if as_columns:
+            with pytest.raises(ValueError, match=_S_MISSING.format("the sensitive columns of X")):
+                mech.fit(NUMERIC.assign(s=s), TARGET)
+        else:
+            with pytest.raises(ValueError, match=_S_MISSING.format("^sensitive")):
+                mech.set_params(sensitive=None).fit(NUMERIC[["a", "b"]], TARGET, sensitive=s)
+
+
+@pytest.mark.parametrize("name", list(NUMERIC_MECHANISMS))
+def test_a_weight_that_drowns_every_other_row_is_refused(name):
+    """Before: PPAN raised numpy's "cov contains NaN or infinite values"; a public GIB
+    released values near 2e149 silently."""
+    weight = np.ones(N)
+    weight[0] = 1e300
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(
+            ValueError,
+            match=r"sample_weight gives one row the weight 1e\+300.*"
+            "less than float64's resolution.*Check the weights",
+        ):
+            NUMERIC_MECHANISMS[name]().fit(NUMERIC, TARGET, sample_weight=weight)

@@ -59,15 +59,18 @@ def frame_like(frame, values):
     return out
 
 
-def find_label_columns(values, candidates, skip):
+def find_label_columns(values, candidates, skip, *, check=None):
     """``{position: sorted categories}`` of the candidate columns that hold labels, not numbers.
 
-    ``skip`` holds the positions of S, which the base handles.
+    ``skip`` holds the positions of S, which the base handles. ``check``, when
+    given, is called with the positions of the label columns before their
+    categories are read (to refuse a column that is no column of labels).
     """
+    positions = [j for j in candidates if j not in skip and not _numeric_column(values[:, j])]
+    if check is not None:
+        check(positions)
     return {
-        j: np.array(sorted(set(values[:, j].tolist()), key=str), dtype=object)
-        for j in candidates
-        if j not in skip and not _numeric_column(values[:, j])
+        j: np.array(sorted(set(values[:, j].tolist()), key=str), dtype=object) for j in positions
     }
 
 

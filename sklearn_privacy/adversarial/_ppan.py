@@ -10,6 +10,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_privacy._base import BaseMechanism, sensitive_positions
@@ -26,7 +27,12 @@ from sklearn_privacy.utils import TradeoffKnob, is_continuous
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._symbols import CategoricalSampler
-from sklearn_privacy.utils._validation import BIN_EXAMPLES, MAX_READ_CATEGORIES
+from sklearn_privacy.utils._validation import (
+    BIN_EXAMPLES,
+    MAX_READ_CATEGORIES,
+    describe_numbers_with_text,
+    relative_weights,
+)
 
 __all__ = ["PPANTransformer"]
 
@@ -400,7 +406,9 @@ class PPANTransformer(BaseMechanism):
             ``leakage_`` formula of the repeated rows. Rows are still drawn
             uniformly into minibatches, so a weighted fit is not the fit of
             the repeated rows draw for draw; constant weights are the
-            unweighted fit.
+            unweighted fit. Only their ratios matter (``w`` and ``w * 2**k``
+            give the same fit); weights under which all other rows vanish
+            beside one (in float64) are refused.
 
         Returns
         -------
@@ -448,7 +456,11 @@ class PPANTransformer(BaseMechanism):
             # Constant weights cancel in every batch-normalised loss and in the plug-in
             # estimates: the unweighted fit, draw for draw.
             sample_weight = None
-        sample_weight = None if sample_weight is None else np.asarray(sample_weight, float)
+        if sample_weight is not None:
+            # every use of the weights is relative (batch means, plug-in estimates): scaled
+            # exactly to a largest value near 1, weights of any size stay finite in the
+            # float32 losses and the weighted covariances
+            sample_weight = relative_weights(sample_weight)[0]
         self._choose_release(X, y)
         self._check_images(X)
         self.activation_ = resolve_activation(self.activation, self.distortion_measure_, X.shape[1])
@@ -597,7 +609,8 @@ class PPANTransformer(BaseMechanism):
         in the release, which is then categorical; a value unseen at fit is an
         error naming the column. S columns are left to the base.
         """
-        frame = X if hasattr(X, "iloc") and hasattr(X, "dtypes") else None
+        # a DataFrame (a Series has iloc and dtypes too: validate_data refuses its one dimension)
+        frame = X if hasattr(X, "iloc") and getattr(X, "ndim", None) == 2 else None
         if reset:
             self._label_positions = {}
             self.label_categories_ = {}
@@ -620,7 +633,12 @@ class PPANTransformer(BaseMechanism):
         if reset:
             str_names = None if names is None else [str(c) for c in names]
             skip = set(sensitive_positions(self.sensitive, str_names, values.shape[1]))
-            self._label_positions = find_label_columns(values, candidates, skip)
+            self._label_positions = find_label_columns(
+                values,
+                candidates,
+                skip,
+                check=lambda labels: self._check_numbers_with_text(values, labels, frame, names),
+            )
             if not self._label_positions:
                 return super()._validate_X(X, reset=reset)
             self.label_categories_ = {
@@ -632,6 +650,28 @@ class PPANTransformer(BaseMechanism):
         if frame is not None:
             coded = frame_like(frame, coded)
         return super()._validate_X(coded, reset=reset)
+
+    def _check_numbers_with_text(self, values, labels, frame, names):
+        """Refuse a column of numbers with stray text (``"n/a"``, ``"?"``) rather than code it.
+
+        ``labels``: the columns about to be read as labels, where it would be
+        one category per distinct value, released in code units. A pandas
+        categorical column declares its categories and is left alone.
+        """
+        declared = set()
+        if frame is not None:
+            declared = {
+                j for j, dtype in enumerate(frame.dtypes) if isinstance(dtype, pd.CategoricalDtype)
+            }
+        stray = describe_numbers_with_text(
+            values, columns=[j for j in labels if j not in declared], feature_names=names
+        )
+        if stray is not None:
+            raise ValueError(
+                f"PPANTransformer reads each column of X as numbers or as labels, but {stray}; "
+                "if it holds categories, make it a pandas categorical column "
+                "(.astype('category')) to have it read as labels."
+            )
 
     def _map_label_columns(self, release, decode):
         """The label columns of a release decoded (codes to categories) or encoded back."""

@@ -26,7 +26,7 @@ from sklearn_privacy.dp._estimation import RowStatistics, _clip_to_ball, row_nor
 from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils._encoding import is_continuous
-from sklearn_privacy.utils._validation import as_2d, check_sensitive
+from sklearn_privacy.utils._validation import as_2d, check_sensitive, relative_weights
 
 __all__ = [
     "ArrayFitRows",
@@ -44,13 +44,21 @@ def weighted_moments(Z, sample_weight=None):
     """Mean and unbiased covariance of the rows of ``Z``, each counted ``sample_weight`` times.
 
     With integer weights this is exactly the moments of the repeated rows
-    (divisor ``sum(w) - 1``).
+    (divisor ``sum(w) - 1``). The weights are scaled by a power of two that
+    brings the largest near 1 first (exactly: see
+    :func:`~sklearn_privacy.utils._validation.relative_weights`), so that weights
+    up to float64's largest give finite moments; weights that leave a single row
+    are refused.
     """
-    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    if sample_weight is None:
+        w, factor = np.ones(Z.shape[0]), 1.0
+    else:
+        w, factor = relative_weights(sample_weight)
     total = w.sum()
     mean = w @ Z / total
     Zc = Z - mean
-    cov = (Zc.T * w) @ Zc / max(total - 1.0, 1.0)
+    # the divisor sum(w) - 1 (at least 1) of the caller's units, in the scaled ones
+    cov = (Zc.T * w) @ Zc / max(total - factor, factor)
     return mean, cov
 
 

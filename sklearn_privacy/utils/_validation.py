@@ -194,17 +194,150 @@ def check_sensitive(sensitive, *, n_samples=None, name="sensitive", min_values=2
     if n_samples is not None and S.shape[0] != n_samples:
         raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples}.")
     if S.dtype.kind == "f":
-        if not np.all(np.isfinite(S)):
-            raise ValueError(f"{name} contains NaN or infinite values.")
+        bad = ~np.isfinite(S)
+        if bad.any():
+            raise ValueError(
+                f"{name} contains NaN or infinite values ({_where(bad)}): S must be known for "
+                "every row. Drop those rows or impute S; for a discrete S, a missing value "
+                "can be a category of its own (e.g. the string 'missing')."
+            )
     elif S.dtype.kind == "O":
-        if pd.isna(S).any():
-            raise ValueError(f"{name} contains missing values.")
+        missing = np.asarray(pd.isna(S), dtype=bool)
+        if missing.any():
+            raise ValueError(
+                f"{name} contains missing values ({_where(missing)}; None, NaN, pd.NA or "
+                "NaT): S must be known for every row. Drop those rows or impute S; for a "
+                "discrete S, make 'missing' a category of its own (e.g. S.fillna('missing'))."
+            )
     if min_values > 1 and (S.shape[0] < 2 or np.all(S == S[:1])):
         raise ValueError(
             f"{name} takes a single value: there is nothing to protect and leakage is zero. "
             "S needs at least two distinct values."
         )
     return S
+
+
+def describe_numbers_with_text(values, *, columns=None, feature_names=None, name="X"):
+    """Name the first column of numbers that holds stray text, with the numeric remedy.
+
+    A column read from a file with a placeholder for missing values (``"n/a"``,
+    ``"?"``, ``"-"``) is a column of numbers with a few cells of text: read as
+    labels it becomes one category per distinct value, and a numeric mechanism
+    cannot convert it. A column counts when more than half of its cells that
+    are not missing (see :func:`pandas.isna`) are numbers (real numbers, or
+    strings that :func:`pandas.to_numeric` parses) and at least one is not; a
+    column of mostly text is a column of labels.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_columns) or None
+        The data, an object array (other dtypes hold no text; None: nothing).
+    columns : iterable of int, default=None
+        The positions to look at (all columns by default).
+    feature_names : array-like of str, default=None
+        Column names used in the message (positions otherwise).
+    name : str, default="X"
+        Name of the data in the message.
+
+    Returns
+    -------
+    str or None
+        The description (column, count and first text cell) and how to make the
+        column numeric, or None when no column holds numbers with stray text.
+    """
+    if values is None:
+        return None
+    values = np.asarray(values)
+    if values.dtype != object or values.ndim != 2:
+        return None
+    for k in range(values.shape[1]) if columns is None else columns:
+        column = values[:, k]
+        try:
+            column.astype(np.float64)
+            continue  # all numbers (or numeric strings): no text
+        except (TypeError, ValueError):
+            pass
+        try:
+            # each distinct value parsed once (a column of labels has few); missing cells
+            # (None, NaN, pd.NA, NaT) get the code -1
+            codes, uniques = pd.factorize(column)
+            parsed = pd.to_numeric(pd.Series(np.asarray(uniques, dtype=object)), errors="coerce")
+        except (TypeError, ValueError):  # unhashable cells, or cells pandas cannot coerce
+            continue
+        present = codes >= 0
+        text = present & np.asarray(pd.isna(parsed), dtype=bool)[np.where(present, codes, 0)]
+        n_text, n_present = int(text.sum()), int(present.sum())
+        if n_text == 0 or 2 * (n_present - n_text) <= n_present:
+            continue
+        row = int(np.argmax(text))
+        if feature_names is not None and k < len(feature_names):
+            label, access = repr(str(feature_names[k])), f"{name}[{str(feature_names[k])!r}]"
+        else:
+            label, access = str(k), f"{name}[:, {k}]"
+        verb = "is" if n_text == 1 else "are"
+        return (
+            f"column {label} of {name} holds numbers with stray text: {n_text} of its "
+            f"{n_present} values {verb} not a number (first {column[row]!r}, in row {row}). "
+            "If it is a measurement, turn the text into missing values and impute them "
+            f"(e.g. pandas.to_numeric({access}, errors='coerce'), then SimpleImputer) or "
+            "drop those rows"
+        )
+    return None
+
+
+def _where(mask):
+    """How many rows of a 2-D mask hold a bad cell, and the first of them."""
+    rows = mask.reshape(mask.shape[0], -1).any(axis=1)
+    n, first = int(rows.sum()), int(np.argmax(rows))
+    return f"in row {first}" if n == 1 else f"in {n} rows, first row {first}"
+
+
+def relative_weights(sample_weight, name="sample_weight"):
+    """``sample_weight`` times a power of two that brings its largest value near 1, and that factor.
+
+    Weights enter sums of products (``w x x^T``) and sums of squares: scaled so
+    that the largest lies in ``[0.5, 1)`` they cannot overflow there, and, as
+    a product by a power of two is exact, weights ``w`` and ``w * 2**k`` give
+    the same scaled weights bit for bit. The weights must leave more than one
+    row: when all the other rows weigh less than float64's resolution beside
+    the heaviest, every weighted sum is that row alone (its mean, a covariance
+    that only rounding makes nonzero), and no mechanism can learn from it.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,)
+        Finite, non-negative weights with a positive sum (as
+        ``_check_sample_weight`` leaves them).
+    name : str, default="sample_weight"
+        Name used in the error message.
+
+    Returns
+    -------
+    scaled : ndarray of shape (n_samples,)
+        ``sample_weight * factor``, its largest value in ``[0.5, 1)``.
+    factor : float
+        The power of two applied.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and the largest weight, when the other rows vanish beside it.
+    """
+    w = np.asarray(sample_weight, dtype=np.float64)
+    top = float(w.max(initial=0.0))
+    if top <= 0.0:
+        return w, 1.0
+    exponent = -int(np.frexp(top)[1])
+    scaled = np.ldexp(w, exponent)  # exact; 2**-exponent itself may overflow (top near 1e308)
+    rest = float(scaled.sum() - scaled.max()) / float(scaled.max())
+    if w.size > 1 and rest < np.finfo(np.float64).eps:
+        raise ValueError(
+            f"{name} gives one row the weight {top:.6g}, beside which all the other rows "
+            f"together weigh less than float64's resolution ({np.finfo(np.float64).eps:.2g} "
+            "of it): every weighted sum is that single row, and nothing can be learnt from "
+            "one row. Check the weights: the other rows need a larger share of the total."
+        )
+    return scaled, float(np.ldexp(1.0, exponent))
 
 
 # The most distinct numbers a column may take where a mechanism reads numbers as categories

@@ -368,6 +368,53 @@ def test_sample_weight_exact_leakage_and_unit_weights(pair):
     assert np.isfinite(cont.leakage_) and np.isfinite(cont.distortion_)
 
 
+def _fitted_floats(mech):
+    """The fitted attributes that hold floats, by name."""
+    return {
+        k: np.asarray(v)
+        for k, v in vars(mech).items()
+        if k.endswith("_") and not k.startswith("_") and np.asarray(v).dtype.kind == "f"
+    }
+
+
+@pytest.mark.parametrize("data", ["pair", "binary"], ids=["exact steps", "minibatch nets"])
+def test_sample_weight_is_relative_at_any_scale(data, request):
+    """Before: weights near 1e300 gave numpy's "cov contains NaN or infinite values" (the
+    weighted covariances and the float32 losses overflowed). Weights are relative, as in
+    scikit-learn: w and w * 2**995 give the same fit bit for bit, w * 1e300 / max(w) the
+    same fit up to float32 rounding of the weights."""
+    X = request.getfixturevalue(data)
+    X = (X[0] if isinstance(X, tuple) else X)[:300]
+    w = np.random.default_rng(2).uniform(0.5, 2.0, len(X))
+    fits = [
+        _small(sensitive=[0]).fit(X, sample_weight=weights)
+        for weights in (w, w * 2.0**995, w * 1e300 / w.max())
+    ]
+    plain, shifted, scaled = map(_fitted_floats, fits)
+    assert plain.keys() == shifted.keys() == scaled.keys()
+    assert {"leakage_", "distortion_"} <= plain.keys()
+    for name, value in plain.items():
+        assert np.all(np.isfinite(value) | np.isnan(value)), name
+        np.testing.assert_array_equal(shifted[name], value, err_msg=name)
+        np.testing.assert_allclose(scaled[name], value, rtol=1e-5, atol=1e-7, err_msg=name)
+    np.testing.assert_array_equal(fits[1].transform(X), fits[0].transform(X))
+
+
+def test_a_categorical_column_with_a_placeholder_is_read_as_labels():
+    """The remedy of the refusal of numbers with stray text: declared categories are labels."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    a = pd.Series(rng.integers(0, 3, 200) / 2, dtype=object)
+    a[5] = "n/a"
+    frame = pd.DataFrame({"a": a, "s": rng.integers(0, 2, 200)})
+    with pytest.raises(ValueError, match="column 'a' of X holds numbers with stray text"):
+        _small(sensitive=["s"], max_epochs=1).fit(frame)
+    mech = _small(sensitive=["s"], max_epochs=1).fit(frame.assign(a=a.astype("category")))
+    assert list(mech.label_categories_) == ["a"]
+    assert set(mech.transform(frame)[:, 0]) <= {0.0, 0.5, 1.0, "n/a"}
+
+
 def test_dead_relu_adversary_warns(binary):
     """A ReLU adversary whose hidden units are all off is constant: fit says so."""
     from sklearn.exceptions import ConvergenceWarning

@@ -265,3 +265,47 @@ def test_declared_classes_of_y_are_not_applied_to_s():
     np.testing.assert_allclose(declared.components_, read.components_, atol=1e-9)
     with pytest.raises(ValueError, match="cov_s is singular"):  # 0 -> class 1: S constant
         GaussianIBTransformer(classes=[1, 2], **funnel).fit(X)
+
+
+def _fitted_floats(mech):
+    """The fitted attributes that hold floats, by name."""
+    return {
+        k: np.asarray(v, dtype=float)
+        for k, v in vars(mech).items()
+        if k.endswith("_") and not k.startswith("_") and np.asarray(v).dtype.kind == "f"
+    }
+
+
+def test_public_fit_with_weights_near_1e300():
+    """Before: weights w * 1e300 / max(w) on columns of size 1e5 made the weighted
+    covariance overflow ("cov_x contains NaN or infinite values"). A weight counts copies
+    of a row: at 1e12 and at 1e300 copies the divisor sum(w) - 1 is sum(w) to 1e-12, so
+    both fits agree to 1e-10, and the moments are numpy's weighted ones (bias=True)."""
+    from sklearn_privacy.gaussian._moments import weighted_moments
+
+    rng = np.random.default_rng(0)
+    n = 300
+    X = rng.normal(size=(n, 3)) * 1e5
+    s = (X[:, 0] + 1e5 * rng.normal(size=n) > 0).astype(int)
+    w = rng.uniform(0.5, 2.0, n)
+    fits = [
+        GaussianIBTransformer(fit_data="public").fit(
+            X, s, sensitive=s, sample_weight=w * scale / w.max()
+        )
+        for scale in (1e12, 1e300)
+    ]
+    small, huge = map(_fitted_floats, fits)
+    assert small.keys() == huge.keys() and {"components_", "leakage_"} <= small.keys()
+    # an eigenvector's sign is arbitrary: align each row of components_ first
+    sign = np.sign(np.sum(small["components_"] * huge["components_"], axis=1, keepdims=True))
+    huge["components_"] = sign * huge["components_"]
+    for name, value in small.items():
+        np.testing.assert_allclose(huge[name], value, rtol=1e-10, atol=0, err_msg=name)
+    Z = np.column_stack([X, s])
+    mean, cov = weighted_moments(Z, w * 1e300 / w.max())
+    np.testing.assert_allclose(mean, np.average(Z, axis=0, weights=w), rtol=1e-12)
+    np.testing.assert_allclose(cov, np.cov(Z.T, aweights=w, bias=True), rtol=1e-12)
+    # integer weights are still the repeated rows exactly (divisor sum(w) - 1)
+    counts = rng.integers(1, 4, n)
+    mean, cov = weighted_moments(Z, counts)
+    np.testing.assert_allclose(cov, np.cov(np.repeat(Z, counts, axis=0).T), rtol=1e-12)
