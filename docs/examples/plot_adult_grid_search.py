@@ -81,7 +81,7 @@ print(
 # scikit-learn), hence the minus signs below.
 pipe = Pipeline(
     [
-        ("privacy", PrivacyFunnelTransformer(sensitive=["sex"], handle_unknown="nearest")),
+        ("privacy", PrivacyFunnelTransformer(sensitive=["sex"])),
         ("onehot", OneHotEncoder(handle_unknown="ignore")),
         ("clf", LogisticRegression(solver="newton-cholesky")),
     ]

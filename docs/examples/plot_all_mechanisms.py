@@ -125,17 +125,17 @@ print(
 # epochs here, so its points are indicative.
 sweeps = {
     "PrivacyFunnelTransformer": (
-        PrivacyFunnelTransformer(sensitive=["sex"], handle_unknown="nearest"),
+        PrivacyFunnelTransformer(sensitive=["sex"]),
         "threshold",
         [0.8, 0.9, 0.95, 0.99],
     ),
     "SubmodularFunnel": (
-        SubmodularFunnel(sensitive=["sex"], solver="mm", handle_unknown="nearest"),
+        SubmodularFunnel(sensitive=["sex"], solver="mm"),
         "lam",
         [2, 5, 8, 12],
     ),
     "ConvexPrivacyMapping": (
-        ConvexPrivacyMapping(sensitive=["sex"], handle_unknown="nearest"),
+        ConvexPrivacyMapping(sensitive=["sex"]),
         "max_distortion",
         [0.02, 0.05, 0.1, 0.3],
     ),

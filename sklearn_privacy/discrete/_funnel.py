@@ -162,7 +162,7 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         threshold_unit="relative",
         lam=None,
         output="symbol",
-        handle_unknown="error",
+        handle_unknown="nearest",
         smoothing=0.0,
         max_categories=200,
         sensitive=None,

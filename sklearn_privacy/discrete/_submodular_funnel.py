@@ -148,7 +148,7 @@ class SubmodularFunnel(_MergeMechanism):
         solver="ssp",
         max_iter=None,
         output="symbol",
-        handle_unknown="error",
+        handle_unknown="nearest",
         smoothing=0.0,
         max_categories=200,
         sensitive=None,

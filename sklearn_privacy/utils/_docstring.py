@@ -42,10 +42,16 @@ verbose : int, default=0
     Progress of the fit: ``0`` silent; ``1`` a progress bar (tqdm, on
     stderr) or one line per stage; ``2`` also the details of each stage.""",
     "handle_unknown": """\
-handle_unknown : {"error", "nearest"}, default="error"
+handle_unknown : {"nearest", "error"}, default="nearest"
     A row of ``X`` at ``transform`` whose combination of values was not seen
-    at fit: raise, naming it, or treat it as the seen combination agreeing on
-    most columns (ties: the most frequent).""",
+    at fit. ``"nearest"``: release it as the seen combination agreeing with it
+    on most columns (ties: the most frequent); the release is still a
+    function of the released columns alone, over the same release symbols,
+    and the fitted leakage is unchanged (such rows have no weight in the fit's
+    distribution). ``"error"``: raise a ``ValueError`` naming the row, to
+    refuse data outside the fitted alphabet; the test folds of a
+    cross-validation almost always hold a few such rows, which then score
+    NaN.""",
     "max_categories": """\
 max_categories : int or None, default=200
     Largest number of distinct values of one column of ``X`` or of S (both
