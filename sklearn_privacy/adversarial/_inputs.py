@@ -301,7 +301,12 @@ class PPANInputs:
         else:
             data["t"] = X.astype(np.float32)
         if self.sample_weight is not None:
-            data["sw"] = self.sample_weight.astype(np.float32)
+            # float32 holds the relative weights down to 1.2e-38: a row lighter than that
+            # (beside a weight of 1e300, say) keeps that floor, so that a minibatch of such
+            # rows has a positive weight sum (its losses divide by it); the floor is nothing
+            # beside the heavier rows
+            floor = np.finfo(np.float32).tiny
+            data["sw"] = np.maximum(self.sample_weight, floor).astype(np.float32)
         return data
 
     def cells(self, data):

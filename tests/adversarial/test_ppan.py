@@ -400,6 +400,24 @@ def test_sample_weight_is_relative_at_any_scale(data, request):
     np.testing.assert_array_equal(fits[1].transform(X), fits[0].transform(X))
 
 
+def test_two_rows_of_weight_1e300_among_ones_fit(binary):
+    """Before: "cov contains NaN or infinite values" (float32 held the other rows' relative
+    weight 1e-300 as 0, and a minibatch of them divided by a zero weight sum). The other
+    rows weigh nothing beside the two: the fit is the one with weight 1e60 on them (up to
+    the rounding-level covariance of the other rows in the float64 operating point)."""
+    X = binary[0][:400]
+    fits = []
+    for heavy in (1e300, 1e60):
+        w = np.ones(len(X))
+        w[:2] = heavy
+        fits.append(_small(sensitive=[0], batch_size=100).fit(X, sample_weight=w))
+    huge, large = map(_fitted_floats, fits)
+    for name, value in huge.items():
+        assert np.all(np.isfinite(value) | np.isnan(value)), name
+        np.testing.assert_allclose(value, large[name], rtol=1e-6, err_msg=name)
+    assert np.isfinite(fits[0].transform(X).astype(float)).all()
+
+
 def test_a_categorical_column_with_a_placeholder_is_read_as_labels():
     """The remedy of the refusal of numbers with stray text: declared categories are labels."""
     import pandas as pd
