@@ -14,8 +14,10 @@ from numbers import Real
 import numpy as np
 from sklearn.utils import check_array
 
-from sklearn_privacy.dp._gaussian_mechanism import gaussian_sigma
+from sklearn_privacy.dp._gaussian_mechanism import gaussian_dp_mu
+from sklearn_privacy.dp._grid_noise import grid_sensitivity, grid_sigma, noisy_on_grid
 from sklearn_privacy.dp._radius import (
+    HISTOGRAM_CHANGES,
     HISTOGRAM_SENSITIVITY,
     LARGEST_RADIUS,
     SMALLEST_RADIUS,
@@ -184,9 +186,10 @@ def dp_mean(X, *, epsilon, delta, radius, random_state=None):
     True
     """
     Xc = clip_rows(X, radius)
-    n = Xc.shape[0]
-    sigma = gaussian_sigma(epsilon, delta, 2.0 * radius / n)
-    return Xc.mean(axis=0) + check_generator(random_state).normal(0.0, sigma, Xc.shape[1])
+    n, d = Xc.shape
+    # noise on a grid (dp._grid_noise): a coordinate of the mean is at most R
+    sigma = grid_sigma(2.0 * radius / n, gaussian_dp_mu(epsilon, delta), radius, d)
+    return noisy_on_grid(Xc.mean(axis=0), sigma, check_generator(random_state), radius / sigma)
 
 
 @validate_params(
@@ -237,10 +240,12 @@ def dp_second_moment(X, *, epsilon, delta, radius, random_state=None):
     """
     Xc = clip_rows(X, radius)
     n, d = Xc.shape
-    sigma = gaussian_sigma(epsilon, delta, np.sqrt(2.0) * radius**2 / n)
-    noise = np.triu(check_generator(random_state).normal(0.0, sigma, (d, d)))
-    noise = noise + np.triu(noise, 1).T
-    return Xc.T @ Xc / n + noise
+    # noise on a grid (dp._grid_noise): an entry is at most R^2; the upper triangle is released
+    mu, bound = gaussian_dp_mu(epsilon, delta), radius**2
+    sigma = grid_sigma(np.sqrt(2.0) * radius**2 / n, mu, bound, d * (d + 1) // 2)
+    rng = check_generator(random_state)
+    noisy = np.triu(noisy_on_grid(Xc.T @ Xc / n, sigma, rng, bound / sigma))
+    return noisy + np.triu(noisy, 1).T
 
 
 @validate_params(
@@ -428,13 +433,15 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
     X = check_array(X, dtype=float)
     if center is not None:
         X = X - np.asarray(center, dtype=float)
-    sigma = gaussian_sigma(epsilon, delta, HISTOGRAM_SENSITIVITY)
+    n = X.shape[0]  # a count is at most n (noise on a grid, dp._grid_noise)
+    sigma = grid_sigma(HISTOGRAM_SENSITIVITY, gaussian_dp_mu(epsilon, delta), n, HISTOGRAM_CHANGES)
     radius = private_norm_quantile(
         log2_histogram(row_norms_safe(X)),
         quantile,
         sigma,
         check_generator(random_state),
         interpolate=True,
+        bound=n,
     )
     if radius is None:
         raise ValueError(
@@ -595,26 +602,35 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
         )
     problems = []
 
-    def sigma_for(name, sensitivity):
-        return sensitivity / (mu * np.sqrt(shares[name]))
+    def noise_for(name, sensitivity, bound, n_coordinates):
+        # Noise on a grid (dp._grid_noise) for a signal of at most ``bound`` per
+        # coordinate: sigma pays for the rounding too, so that the entry recorded
+        # (``record``) spends exactly the share. Returns sigma and the bound in sigmas.
+        sigma = grid_sigma(sensitivity, mu * np.sqrt(shares[name]), bound, n_coordinates)
+        return sigma, bound / sigma
+
+    def record(label, sensitivity, sigma, bound, n_coordinates):
+        sensitivity = grid_sensitivity(sensitivity, sigma, bound, n_coordinates)
+        accountant.spend(label, sensitivity=sensitivity, sigma=sigma)
 
     def noise_norm(sigma):
         # a bound on ||N(0, sigma^2 I_d)|| that holds with probability about 0.98
         return sigma * (np.sqrt(d) + 2.0)
 
     def centred_radius(center, name, label):
-        sigma = sigma_for(name, HISTOGRAM_SENSITIVITY)
+        # a count is at most n_units
+        sigma, bound = noise_for(name, HISTOGRAM_SENSITIVITY, n_units, HISTOGRAM_CHANGES)
         found = private_norm_quantile(
-            rows.norm_histogram(center), _QUANTILE, sigma, rng, interpolate=True
+            rows.norm_histogram(center), _QUANTILE, sigma, rng, interpolate=True, bound=n_units
         )
-        accountant.spend(label, sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
+        record(label, HISTOGRAM_SENSITIVITY, sigma, bound, HISTOGRAM_CHANGES)
         if found is None:
             problems.append(f"the private histogram of the row norms ({label}) is all noise")
         return found
 
-    sigma = sigma_for("radius", HISTOGRAM_SENSITIVITY)
-    r0 = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng)
-    accountant.spend("radius of the rows", sensitivity=HISTOGRAM_SENSITIVITY, sigma=sigma)
+    sigma, bound = noise_for("radius", HISTOGRAM_SENSITIVITY, n_units, HISTOGRAM_CHANGES)
+    r0 = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng, bound=n_units)
+    record("radius of the rows", HISTOGRAM_SENSITIVITY, sigma, bound, HISTOGRAM_CHANGES)
     if r0 is None:
         # No scale can be read: any radius would be a guess, and a guess of 1e150
         # releases noise of that size. Stop: the mechanism releases nothing.
@@ -625,9 +641,9 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
         return PrivateMoments(np.zeros(d), np.eye(d), 1.0, [], problems, failed=True)
 
     sens = 2.0 * r0 / n_units
-    sigma = sigma_for("mean", sens)
-    centre = rows.clipped_sum(r0) / n_units + sigma * rng.standard_normal(d)
-    accountant.spend("mean", sensitivity=sens, sigma=sigma)
+    sigma, bound = noise_for("mean", sens, r0, d)  # a clipped mean's coordinate is at most r0
+    centre = noisy_on_grid(rows.clipped_sum(r0) / n_units, sigma, rng, bound)
+    record("mean", sens, sigma, bound, d)
     estimates, starts = [(centre, sigma)], []
     for _ in range(_REFINEMENTS):
         error = noise_norm(sigma)
@@ -638,11 +654,12 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
             reach = r0 + error if found is None else found
         reach = float(np.clip(reach, SMALLEST_RADIUS, LARGEST_RADIUS))
         sens = 2.0 * reach / n_units
-        sigma = sigma_for("centre", sens)
+        sigma, bound = noise_for("centre", sens, reach, d)
         starts.append(centre)
-        centre = centre + rows.clipped_sum(reach, centre) / n_units
-        centre = centre + sigma * rng.standard_normal(d)
-        accountant.spend("centre", sensitivity=sens, sigma=sigma)
+        # the offset is released (the centre it starts from is public already)
+        offset = rows.clipped_sum(reach, centre) / n_units
+        centre = centre + noisy_on_grid(offset, sigma, rng, bound)
+        record("centre", sens, sigma, bound, d)
         estimates.append((centre, sigma))
     # Post-processing: the estimates carry independent noise (each refinement's
     # offset cancels the noise of the centre it started from): weigh them by the
@@ -663,10 +680,11 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
 
     moment = rows.clipped_second_moment(mean, radius)
     sens = np.sqrt(2.0) * radius**2 / n_units
-    sigma = sigma_for("covariance", sens)
-    noise = np.triu(sigma * rng.standard_normal((d, d)))
-    cov = moment / n_units + noise + np.triu(noise, 1).T
-    accountant.spend("covariance", sensitivity=sens, sigma=sigma)
+    n_upper = d * (d + 1) // 2  # the upper triangle is released; an entry is at most R^2
+    sigma, bound = noise_for("covariance", sens, radius**2, n_upper)
+    cov = np.triu(noisy_on_grid(moment / n_units, sigma, rng, bound))
+    cov = cov + np.triu(cov, 1).T
+    record("covariance", sens, sigma, bound, n_upper)
     w, v = np.linalg.eigh(cov)
     # Post-processing: eigenvalues below the noise's spectral norm (about
     # 2 sigma sqrt(d)) are not resolved by the estimate; flooring them there keeps

@@ -21,7 +21,10 @@ and reads the quantile from where the rows are.
 import numpy as np
 from scipy.stats import norm
 
+from sklearn_privacy.dp._grid_noise import noisy_on_grid
+
 __all__ = [
+    "HISTOGRAM_CHANGES",
     "HISTOGRAM_SENSITIVITY",
     "LARGEST_RADIUS",
     "N_BINS",
@@ -38,6 +41,8 @@ __all__ = [
 _OFFSET = 1074  # frexp's exponent of the smallest subnormal is -1073
 N_BINS = 1024 + _OFFSET + 1
 HISTOGRAM_SENSITIVITY = float(np.sqrt(2.0))
+# Bins whose counts one replaced row changes (the rounding to the noise grid moves no other)
+HISTOGRAM_CHANGES = 2
 # Chance that some empty bin clears the threshold. Small: when the rows' own bins do
 # not clear it, a bin of noise that does would set a radius of any size.
 _FALSE_BIN = 0.001
@@ -109,13 +114,17 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     return float(np.clip(upper * 2.0 ** (np.clip(share, 0.0, 1.0) - 1.0), SMALLEST_RADIUS, upper))
 
 
-def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False):
+def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False, *, bound):
     """The radius (or None) read from the histogram released with ``N(0, sigma^2)`` noise.
 
     ``histogram`` counts rows in units of the largest weight (sensitivity
-    ``sqrt(2)``); the caller records the mechanism in its ledger.
+    ``sqrt(2)``); ``bound`` is a public bound on a count (the number of rows in
+    those units). The noisy counts are drawn on a grid
+    (:func:`~sklearn_privacy.dp._grid_noise.noisy_on_grid`): the caller records
+    the mechanism in its ledger with
+    ``grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, bound / sigma, HISTOGRAM_CHANGES)``.
     """
-    noisy = np.asarray(histogram, dtype=float) + sigma * rng.standard_normal(N_BINS)
+    noisy = noisy_on_grid(histogram, sigma, rng, bound / sigma)
     return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
 
 

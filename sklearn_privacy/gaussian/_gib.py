@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
+from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import (
     DegenerateReleaseWarning,
     PrivateFitWarning,
@@ -379,7 +380,9 @@ class GaussianIBTransformer(_GaussianMechanism):
         else:
             self.leakage_ = self.rate_
 
-        self._set_guarantee(2.0 * self.radius_ * float(np.linalg.norm(A, 2)) if A.size else 0.0)
+        self._set_guarantee(
+            2.0 * self.radius_ * float(np.linalg.norm(A, 2)) if A.size else 0.0, A.shape[0]
+        )
         # a release independent of X (A = 0) gives nothing away
         self.epsilon_exponential_ = np.inf if np.any(A) else 0.0
         if self.objective == "bottleneck" and np.any(A):
@@ -452,8 +455,11 @@ class GaussianIBTransformer(_GaussianMechanism):
 
     def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
-        T = _clip_to_ball(X, self.radius_, self.mean_) @ self.components_.T
-        T += rng.standard_normal(T.shape)
+        # unit noise on a grid (dp._grid_noise): T = N gamma, N = rint(A x / gamma) + Z
+        step = grid_step(self._release_bound)
+        T = _clip_to_ball(X, self.radius_, self.mean_) @ (self.components_.T / step)
+        T = grid_integers(T, rng, self._release_bound)
+        T *= step
         self._record_release()
         return T
 

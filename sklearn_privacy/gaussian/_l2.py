@@ -8,6 +8,7 @@ import numpy as np
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
+from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
@@ -256,6 +257,10 @@ class L2CompressionDP(_GaussianMechanism):
                 if self.fit_data == "private"
                 else "X has zero variance in every direction: nothing can be released."
             )
+        # The release's noise is on a grid (dp._grid_noise): its rounding costs
+        # gamma sqrt(n_kept), n_kept the most components the release can keep (fixed
+        # before the solution, so that a target epsilon is met exactly).
+        n_kept = s.size if self.n_components is None else min(s.size, self.n_components)
         if self._estimates_failed:
             # no scale of the rows could be read privately: release nothing (the fit
             # warned with the cause and the remedies)
@@ -272,7 +277,15 @@ class L2CompressionDP(_GaussianMechanism):
             # The release's sensitivity 2 R sqrt(beta - 1/s_max) must equal its share
             # mu of the budget: beta = 1/s_max + g. beta s - 1 is formed as
             # s g + (s/s_max - 1) so that a g far below 1/s_max is not rounded away.
-            g = (np.sqrt(mu_total**2 - mu_fit**2) / (2.0 * self.radius_)) ** 2
+            mu_release = np.sqrt(mu_total**2 - mu_fit**2)
+            rounding = grid_step(0.5 * mu_release) * np.sqrt(n_kept)
+            if mu_release <= rounding:
+                raise ValueError(
+                    f"epsilon={self.epsilon!r} leaves the release mu={mu_release:.3g}, no more "
+                    f"than the rounding of its noise to the float-safe grid ({rounding:.3g}): "
+                    "raise epsilon."
+                )
+            g = ((mu_release - rounding) / (2.0 * self.radius_)) ** 2
             beta = 1.0 / s_max + g
             excess = s * g + (s / s_max - 1.0)
         self.beta_ = beta
@@ -294,7 +307,7 @@ class L2CompressionDP(_GaussianMechanism):
                 self.radius_ = float("nan")
                 self.covariance_ = np.full_like(self.covariance_, np.nan)
                 self.distortion_ = float("nan")  # the data's variance is unknown
-                self._set_guarantee(0.0)
+                self._set_guarantee(0.0, n_kept)
                 self.epsilon_exponential_ = 0.0
                 self.leakage_ = self.rate_
                 return
@@ -305,7 +318,7 @@ class L2CompressionDP(_GaussianMechanism):
                 DegenerateReleaseWarning,
                 stacklevel=user_stacklevel(),
             )
-            self._set_guarantee(0.0)
+            self._set_guarantee(0.0, n_kept)
         else:
             explained = 1.0 - self.distortion_ / max(np.trace(self.covariance_), 1e-300)
             if self.rate_ < _NOISE_ONLY_RATE or explained < _CONSTANT_SHARE:
@@ -320,7 +333,7 @@ class L2CompressionDP(_GaussianMechanism):
                 )
             # The reported guarantee is that of the arrays the release uses.
             whitened = self.scale_ / np.sqrt(self.noise_variance_)
-            self._set_guarantee(2.0 * self.radius_ * float(whitened.max()))
+            self._set_guarantee(2.0 * self.radius_ * float(whitened.max()), n_kept)
         q = np.diag(sol["scale"] ** 2 * sol["variances"] + sol["noise_variance"])
         self.epsilon_exponential_ = (
             l2_exponential_epsilon(beta, q, self.radius_, self.delta_)
@@ -344,10 +357,13 @@ class L2CompressionDP(_GaussianMechanism):
             self._record_release()
             return np.repeat(self.mean_[None, :], X.shape[0], axis=0)
         Xc = _clip_to_ball(X, self.radius_, self.mean_)
-        coef = Xc @ self.components_.T
-        coef *= self.scale_
-        coef += rng.standard_normal(coef.shape) * np.sqrt(self.noise_variance_)
-        out = coef @ self.components_
+        # Noise on a grid (dp._grid_noise): each coefficient a_i v_i^T x in steps of
+        # gamma sd_i, plus integer noise; the release is a function of the integers N.
+        step, sd = grid_step(self._release_bound), np.sqrt(self.noise_variance_)
+        N = grid_integers(
+            Xc @ (self.components_.T * (self.scale_ / (sd * step))), rng, self._release_bound
+        )
+        out = N @ (self.components_ * (step * sd)[:, None])
         out += self.mean_
         self._record_release()
         return out

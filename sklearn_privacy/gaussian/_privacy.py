@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._base import _S_COLUMNS, BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._estimation import _FIT_SHARES, private_mean_covariance_from_statistics
+from sklearn_privacy.dp._grid_noise import grid_sensitivity
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
 from sklearn_privacy.exceptions import PrivateFitWarning, user_stacklevel
 from sklearn_privacy.gaussian._moments import (
@@ -419,13 +420,22 @@ class _GaussianMechanism(BaseMechanism):
             return default
         return gaussian_dp_mu(self.fit_epsilon, self.delta)
 
-    def _set_guarantee(self, sensitivity):
+    def _set_guarantee(self, sensitivity, n_coordinates):
         """Report the guarantee of the fitted attributes plus one release.
 
-        ``sensitivity`` is the Mahalanobis sensitivity of one release, computed
-        from the map and noise actually used (noise whitened to the identity).
+        ``sensitivity`` is the Mahalanobis sensitivity of the noiseless release,
+        computed from the map and noise actually used (noise whitened to the
+        identity). The release's noise is drawn on a grid
+        (:func:`~sklearn_privacy.dp._grid_noise.noisy_on_grid`, with the bound
+        ``_release_bound``), whose rounding of ``n_coordinates`` coordinates adds
+        ``gamma sqrt(n_coordinates)``: ``sensitivity_`` includes it.
         """
-        self.sensitivity_ = float(sensitivity)
+        # A released coordinate is a linear map of a row clipped to a ball around
+        # the centre: at most half the sensitivity, in noise deviations.
+        self._release_bound = 0.5 * float(sensitivity)
+        self.sensitivity_ = grid_sensitivity(
+            float(sensitivity), 1.0, self._release_bound, n_coordinates
+        )
         self.delta_ = float(self.delta)
         one_release = GaussianAccountant([*self.accountant_.spends])
         one_release.spend("release", sensitivity=self.sensitivity_, sigma=1.0)

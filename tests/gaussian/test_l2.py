@@ -5,7 +5,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from sklearn_privacy.dp import gaussian_dp_mu
+from sklearn_privacy.dp import gaussian_delta, gaussian_dp_mu
 from sklearn_privacy.gaussian import L2CompressionDP
 from sklearn_privacy.metrics import make_leakage_scorer
 from sklearn_privacy.theory import gaussian_rate_distortion, gaussian_rate_distortion_beta
@@ -62,7 +62,15 @@ def test_dp_audit_at_extremes_of_clipping_ball(epsilon):
     mech = L2CompressionDP(fit_data="public", epsilon=epsilon, delta=delta, clip_radius=2.0).fit(X)
     assert mech.epsilon_ == pytest.approx(epsilon, rel=1e-9)
     x, xp, A, lam = _worst_pair(mech)
-    assert _pld_delta(epsilon, x, xp, A, lam) == pytest.approx(delta, rel=1e-5)
+    # the worst pair attains the delta of the noiseless release's sensitivity; the noise
+    # grid's rounding (2^-20 sd in each of the d coordinates the release may keep) is
+    # the rest of sensitivity_, which the accountant records
+    noiseless = mech.sensitivity_ - 2**-20 * np.sqrt(X.shape[1])
+    assert _pld_delta(epsilon, x, xp, A, lam) == pytest.approx(
+        gaussian_delta(epsilon, 1.0, noiseless), rel=1e-5
+    )
+    assert _pld_delta(epsilon, x, xp, A, lam) < delta
+    assert gaussian_delta(epsilon, 1.0, mech.sensitivity_) == pytest.approx(delta, rel=1e-9)
     # no other pair in the ball does worse
     rng = np.random.default_rng(1)
     white = A / np.sqrt(np.diag(lam))[:, None]
