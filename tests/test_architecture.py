@@ -48,6 +48,15 @@ def _imports(path, module):
             else:
                 name = node.module or ""
             out.add(name)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None))
+            in ("__import__", "import_module")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            out.add(node.args[0].value)  # an import by name counts as an import
     return {name for name in out if name.split(".")[0] == "sklearn_privacy"}
 
 
@@ -85,6 +94,28 @@ def test_rooms_form_a_dag_with_the_ground_floor_below_everything():
     for room in GROUND:
         assert edges.get(room, set()) - GROUND == set(), (room, edges.get(room))
         assert floors[room] <= 1
+
+
+def test_an_import_by_name_is_seen(tmp_path):
+    """``__import__("sklearn_privacy")`` on the ground floor once escaped the layering."""
+    ground = tmp_path / "sklearn_privacy" / "exceptions.py"
+    ground.parent.mkdir()
+    ground.write_text('import os\nHOME = __import__("sklearn_privacy.discrete").__file__\n')
+    (tmp_path / "sklearn_privacy" / "discrete.py").write_text("X = 1\n")
+    _, edges, _ = house(tmp_path / "sklearn_privacy")
+    assert edges["exceptions"] == {"discrete"}
+
+
+def test_the_ground_floor_imports_nothing_by_name():
+    """A dynamic import (``__import__(name)``, ``import_module``) hides its target from the
+    layering: the ground floor has none."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _room(_module_name(path, PACKAGE)) not in GROUND:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                assert name not in ("__import__", "import_module"), (path, node.lineno)
 
 
 def test_no_family_imports_another():
