@@ -16,16 +16,16 @@ Giving S both ways, or neither to a mechanism that needs it, raises a
 and :meth:`BaseMechanism._release`; this class does all validation around them.
 """
 
-import warnings
 from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
 import numpy as np
 import pandas as pd
+from sklearn import get_config
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from sklearn_privacy.exceptions import PrivacyLeakWarning, user_stacklevel
+from sklearn_privacy.exceptions import PrivacyLeakWarning, warn_user
 from sklearn_privacy.utils._dask import (
     count_distinct_rows,
     is_dask_collection,
@@ -287,7 +287,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             self._fit_rng = np.random.default_rng()
             return
         if self._claims_dp():
-            warnings.warn(
+            warn_user(
                 f"{self.__class__.__name__}(random_state={self.random_state!r}): a seeded "
                 "mechanism draws a reproducible sequence of noises, so two published "
                 "releases made from the same seed can be subtracted to remove the noise, "
@@ -297,7 +297,6 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                 "Use a seed for experiments only; publish releases made with "
                 "random_state=None.",
                 PrivacyLeakWarning,
-                stacklevel=user_stacklevel(),
             )
         fit_seed, release_seed = check_seed_sequence(self.random_state).spawn(2)
         self._fit_rng = np.random.default_rng(fit_seed)
@@ -480,10 +479,13 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                 "sensitive=..., not as the `sensitive` argument of fit."
             )
         if not (as_columns or as_metadata) and self._needs_sensitive():
+            name = self.__class__.__name__
+            requested = self._get_metadata_request().fit.requests.get("sensitive") is True
             raise ValueError(
-                f"{self.__class__.__name__} needs the sensitive attribute S: name its columns "
-                "of X with sensitive=..., or pass fit(X, y, sensitive=S) (in a Pipeline or "
-                "GridSearchCV, enable metadata routing and call set_fit_request(sensitive=True))."
+                f"{name} needs the sensitive attribute S and got none: name its columns of X "
+                "with sensitive=[...] (works in any Pipeline or search), or pass "
+                "fit(X, y, sensitive=S). "
+                + routing_advice(f"{name}(...).set_fit_request(sensitive=True)", requested)
             )
 
     def _check_fit_sensitive(self, S, name, n_samples=None):
@@ -593,6 +595,30 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             tags.input_tags.categorical = True
             tags.input_tags.string = True
         return tags
+
+
+def routing_advice(request, requested):
+    """How S given as metadata reaches a step inside a Pipeline or a search, for an error.
+
+    scikit-learn passes ``fit(X, y, sensitive=S)`` of a Pipeline, GridSearchCV or
+    cross_validate on to a step only when metadata routing is enabled and the step
+    requests it; otherwise it says only that the Pipeline does not accept
+    ``sensitive``. ``request`` is the call that makes the step request S and
+    ``requested`` whether it does; the advice follows the routing state.
+    """
+    pass_s = (
+        "pass S to the search: GridSearchCV(...).fit(X, y, sensitive=S), or "
+        "cross_validate(..., params={'sensitive': S})"
+    )
+    if not get_config().get("enable_metadata_routing", False):
+        return (
+            "Inside a Pipeline, GridSearchCV or cross_validate, S given as metadata reaches "
+            "a step only with scikit-learn's metadata routing on: call "
+            f"sklearn.set_config(enable_metadata_routing=True) and {request}, then {pass_s}."
+        )
+    if not requested:
+        return f"Metadata routing is on but S is not requested: call {request}, then {pass_s}."
+    return f"Metadata routing is on and S is requested, but none reached it: {pass_s}."
 
 
 def _check_frame_columns(X, *, numeric, sensitive):

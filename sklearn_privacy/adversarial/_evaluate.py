@@ -6,14 +6,12 @@ distribution); elsewhere the co-trained adversary's variational bound, checked
 against a fresh estimate. Imported at ``fit`` only (it imports torch).
 """
 
-import warnings
-
 import numpy as np
 import torch
 from sklearn.exceptions import ConvergenceWarning
 from skorch.utils import to_tensor
 
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.exceptions import warn_user
 from sklearn_privacy.information import gaussian_mutual_information, mutual_information
 
 __all__ = ["fresh_leakage", "operating_point", "warn_dead_adversary"]
@@ -33,13 +31,12 @@ def warn_dead_adversary(adversary, activation, seen):
     for i, layer in enumerate(adversary.net):
         h = layer(h)
         if isinstance(layer, torch.nn.ReLU) and not bool((h > 0).any()):
-            warnings.warn(
+            warn_user(
                 f"Every unit of the adversary's hidden layer {i // 2} is inactive on the "
                 "fit releases: Q(S | Z) is constant, the mechanism was trained against no "
                 "adversary and its releases may leak S to a fresh one. Use "
                 "activation='leaky_relu' (or 'tanh').",
                 ConvergenceWarning,
-                stacklevel=user_stacklevel(),
             )
             return
 
@@ -64,14 +61,13 @@ def fresh_leakage(bound, release, s, *, discrete):
     except ValueError:  # too few rows per value of S for the estimate
         fresh = float("nan")
     if np.isfinite(fresh) and (bound < 0 or bound < min(0.5 * fresh, fresh - 0.02)):
-        warnings.warn(
-            f"PPANTransformer: the co-trained adversary's bound on the leakage "
-            f"({bound:.3g} nats) is far below a fresh estimate from the release "
-            f"({fresh:.3g} nats): the adversary is undertrained, and its bound says "
+        warn_user(
+            "PPANTransformer: the co-trained adversary's bound on the leakage "
+            "(adversary_leakage_) is far below a fresh estimate from the release "
+            "(fresh_leakage_): the adversary is undertrained, and its bound says "
             "nothing. leakage_ reports the fresh estimate. Train longer (max_epochs), give "
             "the adversary more capacity, or measure with the scorers on held-out rows.",
             UserWarning,
-            stacklevel=user_stacklevel(),
         )
     return fresh, max(bound, fresh if np.isfinite(fresh) else 0.0, 0.0)
 

@@ -6,7 +6,6 @@ training), ``_modules`` (the torch modules) and ``_evaluate`` (the operating
 point).
 """
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -22,7 +21,7 @@ from sklearn_privacy.adversarial._inputs import (
     map_label_columns,
     sensitive_is_discrete,
 )
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.utils import TradeoffKnob, is_continuous
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
@@ -353,7 +352,7 @@ class PPANTransformer(BaseMechanism):
         train_split=None,
         device="cpu",
         max_records=1000,
-        handle_unknown="error",
+        handle_unknown="nearest",
         verbose=0,
         sensitive=None,
         random_state=None,
@@ -445,12 +444,11 @@ class PPANTransformer(BaseMechanism):
         device = resolve_device(self.device)
         X = np.asarray(X, dtype=np.float64)
         if self.max_distortion == 0:
-            warnings.warn(
+            warn_user(
                 "PPANTransformer(max_distortion=0) allows no distortion: the only mechanism "
                 "within the budget releases X unchanged and hides nothing (leakage_ is "
                 "I(S; X)). Raise max_distortion.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
         if sample_weight is not None and np.ptp(sample_weight) == 0:
             # Constant weights cancel in every batch-normalised loss and in the plug-in
@@ -516,17 +514,18 @@ class PPANTransformer(BaseMechanism):
             "epochs, more than were trained;"
         )
         if rule.changes_ is not None:
+            # the moves themselves differ per fit (history_ has them): a text that does
+            # not lets the default filter show the warning once per line, not per fold
             moved = (
                 f" over the last {2 * self.n_iter_no_change} epochs the mechanism objective "
-                f"moved by {rule.changes_[0]:.2g} and the adversary's loss by "
-                f"{rule.changes_[1]:.2g} nats (tol={self.tol});"
+                f"or the adversary's loss still moved by more than tol={self.tol} (see "
+                "history_);"
             )
-        warnings.warn(
+        warn_user(
             f"PPANTransformer stopped at max_epochs={net.max_epochs} before the saddle "
             f"objective settled:{moved} the mechanism may be short of its optimum. Raise "
             "max_epochs (or tol).",
             ConvergenceWarning,
-            stacklevel=user_stacklevel(),
         )
 
     def _warn_kept_x(self, scale):
@@ -537,19 +536,17 @@ class PPANTransformer(BaseMechanism):
         ):
             return
         if self.distortion_ < _KEPT_X * scale and self.leakage_ >= 0.01:
-            warnings.warn(
-                f"PPANTransformer kept the release almost equal to X: distortion_ = "
-                f"{self.distortion_:.3g}, under {_KEPT_X:.0%} of "
+            warn_user(
+                f"PPANTransformer kept the release almost equal to X: distortion_ is under "
+                f"{_KEPT_X:.0%} of "
                 + (
                     "changing every column"
                     if self.distortion_measure_ == "hamming"
                     else "releasing the mean"
                 )
-                + f", and leakage_ = {self.leakage_:.3g} nats: lam={self.lam!r} weighs the "
-                "distortion too much to hide S. Lower lam, or set a budget with "
-                "max_distortion.",
+                + ", and leakage_ at least 0.01 nats: this lam weighs the distortion too "
+                "much to hide S. Lower lam, or set a budget with max_distortion.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
 
     def _warn_budget_missed(self, scale, n_features):
@@ -563,13 +560,11 @@ class PPANTransformer(BaseMechanism):
             "cross_entropy": "binary cross-entropy averaged over the pixels, nats per pixel",
             "mutual_information": "H(y | Z) through the utility posterior, nats",
         }[self.distortion_measure_]
-        warnings.warn(
-            f"PPANTransformer did not meet the distortion budget: distortion_ = "
-            f"{self.distortion_:.4g} against max_distortion = {budget:.4g} ({unit}). Check "
-            "that the budget is in this unit, and raise max_epochs or lam (the penalty "
-            "weight).",
+        warn_user(
+            "PPANTransformer did not meet the distortion budget: distortion_ ended above "
+            f"max_distortion ({unit}). Check that the budget is in this unit, and raise "
+            "max_epochs or lam (the penalty weight).",
             ConvergenceWarning,
-            stacklevel=user_stacklevel(),
         )
 
     def _release(self, X, S, rng):

@@ -1,6 +1,5 @@
 """ConvexPrivacyMapping: the optimal randomised release (calmon2012, Thm. 1 and 2)."""
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,7 +16,7 @@ from sklearn_privacy.discrete._convex_solvers import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._distortion import DISTORTIONS, distortion_matrix
@@ -323,20 +322,18 @@ default="hamming"
         self.disclosure_ = mutual_information(y_u)
         used = np.flatnonzero(y_u.sum(axis=0) > 1e-9)
         if used.size == 1 and self.input_records_.shape[0] > 1:
-            warnings.warn(
-                f"max_distortion={self.max_distortion!r} is large enough to release one "
+            warn_user(
+                "ConvexPrivacyMapping: this max_distortion is large enough to release one "
                 "record for every row: the release carries no information. Lower "
                 "max_distortion.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
         elif self.disclosure_ >= entropy(self.joint_.sum(axis=0)) - 1e-9 and self.leakage_ > 0:
-            warnings.warn(
-                f"max_distortion={self.max_distortion!r} leaves no room to hide S: the "
+            warn_user(
+                "ConvexPrivacyMapping: this max_distortion leaves no room to hide S: the "
                 "release determines X (leakage_ is I(S;X)). Raise max_distortion above "
-                f"min_distortion_ = {self.min_distortion_:.3g}.",
+                "min_distortion_.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
 
     def _release(self, X, S, rng):

@@ -10,7 +10,6 @@ scale-free ``lam`` of both into the multiplier of the Lagrangian actually
 optimised (:meth:`_MergeMechanism._multiplier`).
 """
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -23,7 +22,7 @@ from sklearn_privacy.discrete._alphabet import (
     empirical_joint,
 )
 from sklearn_privacy.discrete._greedy import OBJECTIVES
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _check_feature_names_in
@@ -140,23 +139,20 @@ class _MergeMechanism(BaseMechanism):
         if n_symbols < 2:
             return  # X takes one value on the fit rows: no knob could change that
         knob = self.get_tradeoff_knob().name
-        head = (
-            f"{self.__class__.__name__}({knob}={getattr(self, knob)!r}, "
-            f"objective={self.objective!r})"
-        )
+        # no per-fit numbers (they are in n_clusters_, leakage_): the default filter then
+        # shows the warning once per line of the caller, not once per fold
+        head = f"{self.__class__.__name__}(objective={self.objective!r}) at this {knob}"
         if self.n_clusters_ == n_symbols:
-            warnings.warn(
-                f"{head} merged nothing: the release is X itself ({n_symbols} symbols) and "
-                f"leakage_ = I(S;X) = {self.leakage_:.4g} nats. Lower {knob} to hide S.",
+            warn_user(
+                f"{head} merged nothing: the release is X itself and leakage_ = I(S;X). "
+                f"Lower {knob} to hide S.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
         elif self.n_clusters_ == 1:
-            warnings.warn(
-                f"{head} merged all {n_symbols} symbols into one: the release carries no "
-                f"information (disclosure_ = 0). Raise {knob} to keep some of X.",
+            warn_user(
+                f"{head} merged all symbols into one: the release carries no information "
+                f"(disclosure_ = 0). Raise {knob} to keep some of X.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
 
     def _prepare_sampler(self):

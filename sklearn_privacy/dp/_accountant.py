@@ -116,6 +116,13 @@ class GaussianAccountant:
     >>> _ = acc.spend("release", sensitivity=1.0, sigma=1.0 / 1.2)
     >>> round(acc.mu, 6), round(acc.epsilon(1e-5), 4)
     (1.3, 5.9485)
+
+    Its repr gives the composed :math:`\mu` and each name once, with its
+    number of runs:
+
+    >>> _ = acc.spend("release", sensitivity=1.0, sigma=1.0 / 1.2)
+    >>> acc
+    GaussianAccountant(mu=1.76918: mean, release x2)
     """
 
     def __init__(self, spends=None):
@@ -229,5 +236,10 @@ class GaussianAccountant:
         return gaussian_dp_delta_from_mu(epsilon, self.mu)
 
     def __repr__(self):
-        names = ", ".join(e.name if e.count == 1 else f"{e.name} x{e.count}" for e in self.spends)
+        # one item per name, in the order first spent, with its number of runs: a private
+        # fit spends ten entries, a ledger of many releases would otherwise be unreadable
+        runs = {}
+        for entry in self.spends:
+            runs[entry.name] = runs.get(entry.name, 0) + entry.count
+        names = ", ".join(name if n == 1 else f"{name} x{n}" for name, n in runs.items())
         return f"GaussianAccountant(mu={self.mu:.6g}: {names or 'nothing spent'})"

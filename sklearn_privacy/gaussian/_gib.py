@@ -1,6 +1,5 @@
 """GaussianIBTransformer: Gaussian information bottleneck and Gaussian privacy funnel."""
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -13,7 +12,7 @@ from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import (
     DegenerateReleaseWarning,
     PrivateFitWarning,
-    user_stacklevel,
+    warn_user,
 )
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
@@ -178,6 +177,14 @@ class GaussianIBTransformer(_GaussianMechanism):
     See Also
     --------
     L2CompressionDP : compression under squared error.
+
+    Notes
+    -----
+    ``epsilon_`` counts the fitted attributes and one release;
+    :meth:`privacy_spent` composes every ``transform`` since ``fit``. In a
+    Pipeline every ``score``, ``predict`` or scorer call transforms its rows
+    and is one more release, so ``privacy_spent()`` grows with each (as
+    :class:`L2CompressionDP`'s Notes show in numbers).
 
     Examples
     --------
@@ -400,44 +407,40 @@ class GaussianIBTransformer(_GaussianMechanism):
         smallest critical value; a private fit names the noise of its estimates as
         the likely cause.
         """
+        # The texts name the cause, not this fit's numbers (critical_betas_), so that
+        # the default filter shows each once per line, not once per fold.
         noise = " The release is one column of pure noise, independent of X."
         if self.fit_data == "private":
-            message = self._private_critical_message(exc.critical, rows) + noise
-            warnings.warn(message, PrivateFitWarning, stacklevel=user_stacklevel())
+            message = self._private_critical_message(exc.critical) + noise
+            warn_user(message, PrivateFitWarning)
         else:
             message = (
-                f"GaussianIBTransformer: beta={self.beta!r} is at or below the smallest "
-                f"critical value {exc.critical:.6g} of the fit rows: no direction of X informs "
-                "the relevance variable enough to be worth its cost. Raise beta above it."
+                "GaussianIBTransformer: beta is at or below the smallest critical value of "
+                "the fit rows (critical_betas_[0]): no direction of X informs the relevance "
+                "variable enough to be worth its cost. Raise beta above it."
             )
-            warnings.warn(message + noise, DegenerateReleaseWarning, stacklevel=user_stacklevel())
+            warn_user(message + noise, DegenerateReleaseWarning)
         return {
             "components": np.zeros((1, d)),
             "eigenvalues": exc.eigenvalues,
             "critical_betas": exc.critical_betas,
         }
 
-    def _private_critical_message(self, critical, rows):
+    def _private_critical_message(self, critical):
         """A private fit below its critical value, with its cause: the noise of the estimates."""
-        critical = "inf" if np.isinf(critical) else f"{critical:.6g}"
-        budget = (
-            f"fit_epsilon={self.fit_epsilon!r}"
-            if self.fit_epsilon is not None
-            else f"fit_epsilon={_DEFAULT_FIT_EPSILON} (the default)"
-        )
         cause = (
             "shows no direction in which X informs the relevance variable at all"
-            if critical == "inf"
-            else f"makes every direction too weak for beta={self.beta!r} (the smallest "
-            f"critical value is {critical})"
+            if np.isinf(critical)
+            else "makes every direction too weak for this beta (at or below the smallest "
+            "critical value, critical_betas_[0])"
         )
         return (
-            f"GaussianIBTransformer: the private estimate of the joint covariance of X and "
-            f"the relevance variable (n={rows.total_weight:.6g} rows, {budget}) {cause}. "
-            "With this few rows the noise of the private covariance hides the relation. "
-            "Remedies: raise fit_epsilon, give a public clip_radius, fit on more rows, or fit "
-            "on public rows with fit_data='public'"
-            + ("" if critical == "inf" else f"; or choose beta above {critical}")
+            "GaussianIBTransformer: the private estimate of the joint covariance of X and "
+            f"the relevance variable {cause}. With this few rows for the budget of the "
+            "private estimates (fit_epsilon, delta), the noise of the private covariance "
+            "hides the relation. Remedies: raise fit_epsilon, give a public clip_radius, fit "
+            "on more rows, or fit on public rows with fit_data='public'"
+            + ("" if np.isinf(critical) else "; or choose beta above critical_betas_[0]")
             + "."
         )
 

@@ -1,6 +1,5 @@
 """L2CompressionDP: optimal linear compression under squared error, with a DP guarantee."""
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -9,7 +8,7 @@ from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.dp._estimation import _clip_to_ball
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, user_stacklevel
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
@@ -155,9 +154,13 @@ class L2CompressionDP(_GaussianMechanism):
     Threat model: replace-one neighbours; the adversary sees every fitted
     attribute and every release, and knows every row but one. ``epsilon_``
     counts one release; :meth:`privacy_spent` composes every release made
-    since ``fit`` (as if of the same rows). Rows are clipped, so the
-    guarantee holds for any data; values whose squares overflow or underflow
-    float64 are rejected.
+    since ``fit`` (as if of the same rows). In a Pipeline every ``score``,
+    ``predict`` or scorer call transforms its rows, so it is a release too:
+    with ``epsilon=5`` (and the default ``delta``), ``privacy_spent()[0]``
+    is 5 after the Pipeline's ``fit`` (its release of the training rows
+    included), then 6.96, 8.63 and 10.13 after each ``score``, whatever the
+    data. Rows are clipped, so the guarantee holds for any data; values whose
+    squares overflow or underflow float64 are rejected.
 
     ``fit`` also takes a dask DataFrame or Array (S and ``sample_weight``
     dask or in memory): dask computes the statistics of the fit partition by
@@ -311,25 +314,26 @@ class L2CompressionDP(_GaussianMechanism):
                 self.epsilon_exponential_ = 0.0
                 self.leakage_ = self.rate_
                 return
-            warnings.warn(
+            warn_user(
                 "L2CompressionDP pruned every component (beta s_i <= 1 for all of them, "
                 "or the budget is so small that the signal underflows): the release is the "
                 f"constant mean_. Raise {knob}.",
                 DegenerateReleaseWarning,
-                stacklevel=user_stacklevel(),
             )
             self._set_guarantee(0.0, n_kept)
         else:
             explained = 1.0 - self.distortion_ / max(np.trace(self.covariance_), 1e-300)
             if self.rate_ < _NOISE_ONLY_RATE or explained < _CONSTANT_SHARE:
-                warnings.warn(
-                    f"{knob}={getattr(self, knob)!r} leaves the release almost pure noise "
-                    f"(I(X;T) = {self.rate_:.2g} nats, {explained:.2%} of the variance "
-                    "explained, under the Gaussian model): it carries next to nothing, and "
-                    f"is about the constant mean_. Raise {knob}, or clip_radius closer to the "
+                # The text names the cause, not this fit's numbers (rate_, distortion_),
+                # so that the default filter shows it once per line, not once per fold.
+                warn_user(
+                    f"L2CompressionDP: the {knob} of this fit leaves the release almost pure "
+                    f"noise (under the Gaussian model, I(X;T) below {_NOISE_ONLY_RATE:g} nats "
+                    f"or under {_CONSTANT_SHARE:.0%} of the variance explained; this fit's "
+                    "values are rate_ and distortion_): it carries next to nothing, and is "
+                    f"about the constant mean_. Raise {knob}, or clip_radius closer to the "
                     "data" + (", or fit on more rows." if self.fit_data == "private" else "."),
                     DegenerateReleaseWarning,
-                    stacklevel=user_stacklevel(),
                 )
             # The reported guarantee is that of the arrays the release uses.
             whitened = self.scale_ / np.sqrt(self.noise_variance_)

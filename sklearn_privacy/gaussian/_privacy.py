@@ -8,7 +8,7 @@ used to make them (centre, components, scales, clipping radius). With
 user declares the fit rows public and only the releases are accounted for.
 """
 
-import warnings
+import re
 from abc import abstractmethod
 from numbers import Real
 
@@ -20,7 +20,7 @@ from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._estimation import _FIT_SHARES, private_mean_covariance_from_statistics
 from sklearn_privacy.dp._grid_noise import grid_sensitivity
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
-from sklearn_privacy.exceptions import PrivateFitWarning, user_stacklevel
+from sklearn_privacy.exceptions import PrivateFitWarning, warn_user
 from sklearn_privacy.gaussian._moments import (
     ArrayFitRows,
     DaskFitRows,
@@ -139,12 +139,12 @@ class _GaussianMechanism(BaseMechanism):
         """Warn when ``classes="auto"`` reads numbers as many classes (a score, a count)."""
         numeric = np.asarray(values).dtype.kind in "iufb"
         if hasattr(self, "classes") and numeric and n_classes > _MANY_CLASSES:
-            warnings.warn(
-                f"classes='auto' read {name} as {n_classes} classes (integer values are "
-                "classes) and one-hot encodes them into the Gaussian model. If it is a score "
-                "or a count, pass classes='continuous'; to keep the classes, declare them.",
+            warn_user(
+                f"classes='auto' read {name} as more than {_MANY_CLASSES} classes (integer "
+                "values are classes) and one-hot encodes them into the Gaussian model. If it "
+                "is a score or a count, pass classes='continuous'; to keep the classes, "
+                "declare them.",
                 UserWarning,
-                stacklevel=user_stacklevel(),
             )
 
     def _check_read_classes(self, values, name):
@@ -255,9 +255,7 @@ class _GaussianMechanism(BaseMechanism):
             needed = rows_needed(HISTOGRAM_SENSITIVITY / (mu_fit * np.sqrt(_FIT_SHARES["radius"])))
             if n_units < needed:
                 self._warn_private_fit(
-                    f"about {needed:.0f} rows are needed for the private clipping radius at "
-                    "this budget",
-                    rows,
+                    "more rows are needed for the private clipping radius at this budget"
                 )
             fit = private_mean_covariance_from_statistics(
                 rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
@@ -266,7 +264,7 @@ class _GaussianMechanism(BaseMechanism):
             self._refinement_starts, self._moments_mean = fit.starts, fit.mean
             self._estimates_failed = fit.failed
             if fit.problems and (n_units >= needed or fit.failed):
-                self._warn_private_fit("; ".join(fit.problems), rows)
+                self._warn_private_fit("; ".join(map(_without_numbers, fit.problems)))
             return fit.mean, fit.covariance, fit.radius
         self._estimates_failed = False
         mean, cov = rows.moments()
@@ -276,22 +274,20 @@ class _GaussianMechanism(BaseMechanism):
                 radius = 1.0
         return mean, cov, None if radius is None else float(radius)
 
-    def _warn_private_fit(self, cause, rows):
-        """Say that the private estimates cannot be trusted, why, and what to do."""
-        n = rows.total_weight
-        weights = "" if rows.max_weight == 1 else f" (weights up to {rows.max_weight:.3g})"
-        budget = (
-            f"fit_epsilon={self.fit_epsilon!r}"
-            if self.fit_epsilon is not None
-            else "the default share of the budget"
-        )
-        warnings.warn(
-            f"{self.__class__.__name__}: with n={n:.6g} rows{weights} and {budget} "
-            f"(delta={self.delta!r}) for the private estimates, {cause}: the release may "
-            "be mostly noise. Remedies: give a public clip_radius, raise fit_epsilon (or "
-            "epsilon), fit on more rows, or fit on public rows with fit_data='public'.",
+    def _warn_private_fit(self, cause):
+        """Say that the private estimates cannot be trusted, why, and what to do.
+
+        The text names the cause without this fit's numbers (its rows, its noise),
+        so that the default warning filter shows it once per line of the caller,
+        not once per fold of a cross-validation.
+        """
+        warn_user(
+            f"{self.__class__.__name__}: the rows are too few for the private estimates at "
+            "this budget (fit_epsilon, by default a share of epsilon, and delta): "
+            f"{cause}. The release may be mostly noise. Remedies: give a public "
+            "clip_radius, raise fit_epsilon (or epsilon), fit on more rows, or fit on "
+            "public rows with fit_data='public'.",
             PrivateFitWarning,
-            stacklevel=user_stacklevel(),
         )
 
     # ------------------------------------------------------------------ fits
@@ -467,6 +463,18 @@ class _GaussianMechanism(BaseMechanism):
         """
         check_is_fitted(self, "accountant_")
         return self.accountant_.epsilon(self.delta_), self.delta_
+
+
+def _without_numbers(problem):
+    """A problem of the private estimates in words, without this fit's numbers.
+
+    ``private_mean_covariance_from_statistics`` reports its problems with their
+    figures ("the private covariance is mostly noise (noise level 0.012, ...)");
+    a warning's text must be the same for every fit with the same cause.
+    """
+    problem = re.sub(r"\s*\([^()]*\d[^()]*\)", "", problem)  # a parenthesis of figures
+    problem = re.sub(r"by about \S+, more than (the \w+) \S+", r"by more than \1", problem)
+    return re.sub(r"\s+(?:by )?(?:about )?[-+]?\.?\d[\w.+-]*", "", problem)
 
 
 def _summarise_block(part, uses_s, uses_y, s_name):

@@ -8,15 +8,14 @@ the fold and measures. scikit-learn's ``make_scorer`` cannot do this: its
 ``response_method`` cannot be ``transform``.
 """
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy._base import BaseMechanism, routing_advice
+from sklearn_privacy.exceptions import warn_user
 from sklearn_privacy.information import encode_symbols, mutual_information
 from sklearn_privacy.metrics._leakage import (
     _ESTIMATORS,
@@ -159,18 +158,22 @@ class _MechanismScorer:
         if S is None and self._needs_sensitive:
             raise ValueError(
                 f"{self!r} found no sensitive attribute: the mechanism has no sensitive "
-                "columns and no `sensitive` metadata reached the scorer (enable metadata "
-                "routing and pass sensitive=... to fit of GridSearchCV/cross_validate)."
+                "columns (sensitive=[...]) and no `sensitive` metadata reached the scorer "
+                "(called directly: scorer(estimator, X, y, sensitive=S)). "
+                + routing_advice(
+                    f"{self!r}.set_score_request(sensitive=True) (the default) and the "
+                    "mechanism's .set_fit_request(sensitive=True)",
+                    self._request_sensitive,
+                )
             )
         if S is not None and len(encode_symbols(S, name="sensitive")[1]) < 2:
             # I(S; U) of a constant S is 0 and an adversary is always right: neither
             # says anything about the release (a LeaveOneOut fold scored 0 nats)
-            warnings.warn(
-                f"{self!r}: the {len(S)} row(s) of this fold hold a single value of S, on "
-                "which nothing about the release can be measured; the score is nan. Use "
-                "larger folds holding every value of S (fewer splits, or stratify on S).",
+            warn_user(
+                f"{self!r}: the rows of a fold hold a single value of S, on which nothing "
+                "about the release can be measured; the score is nan. Use larger folds "
+                "holding every value of S (fewer splits, or stratify on S).",
                 UserWarning,
-                stacklevel=user_stacklevel(),
             )
             return np.nan
         value = self._measure_without_release(mechanism, X_release, S)

@@ -45,13 +45,12 @@ verbose : int, default=0
 handle_unknown : {"nearest", "error"}, default="nearest"
     A row of ``X`` at ``transform`` whose combination of values was not seen
     at fit. ``"nearest"``: release it as the seen combination agreeing with it
-    on most columns (ties: the most frequent); the release is still a
-    function of the released columns alone, over the same release symbols,
-    and the fitted leakage is unchanged (such rows have no weight in the fit's
-    distribution). ``"error"``: raise a ``ValueError`` naming the row, to
-    refuse data outside the fitted alphabet; the test folds of a
-    cross-validation almost always hold a few such rows, which then score
-    NaN.""",
+    on most columns would be (ties: the most frequent), through the fitted
+    map and over the same release symbols; the fitted leakage is unchanged
+    (such rows have no weight in the fit's distribution). ``"error"``: raise
+    a ``ValueError`` naming the row, to refuse data outside the fitted
+    alphabet; the test folds of a cross-validation almost always hold a few
+    such rows, which then score NaN.""",
     "max_categories": """\
 max_categories : int or None, default=200
     Largest number of distinct values of one column of ``X`` or of S (both

@@ -61,7 +61,7 @@ def test_funnel_lower_curve_below_bottleneck_curve():
     low = PrivacyFunnelTransformer(threshold=0.5, sensitive=["a", "b"]).fit(X)
     # The bottleneck at the same disclosure leaks at least as much (paper Fig. 1).
     high = PrivacyFunnelTransformer(objective="bottleneck", threshold=0.0, sensitive=["a", "b"])
-    with pytest.warns(UserWarning, match="threshold=0.0.*merged all"):
+    with pytest.warns(UserWarning, match="this threshold merged all"):
         path = high.fit(X).path_
     k = np.flatnonzero(path.disclosure >= low.disclosure_)[-1]
     assert path.leakage[k] >= low.leakage_
@@ -325,12 +325,12 @@ def test_lam_means_the_same_in_both_funnels(objective, adult):
 @pytest.mark.parametrize(
     "est, match",
     [
-        (PrivacyFunnelTransformer(threshold=1.0), r"threshold=1\.0.*merged nothing.*Lower"),
-        (PrivacyFunnelTransformer(threshold=0.0), r"threshold=0\.0.*merged all.*Raise"),
-        (PrivacyFunnelTransformer(lam=1e3), r"lam=1000\.0.*merged nothing"),
-        (PrivacyFunnelTransformer(lam=0.0, objective="bottleneck"), r"lam=0\.0.*merged all"),
-        (SubmodularFunnel(lam=1e6), r"lam=1000000\.0.*merged nothing"),
-        (SubmodularFunnel(lam=0.05, objective="bottleneck"), r"lam=0\.05.*merged all"),
+        (PrivacyFunnelTransformer(threshold=1.0), r"this threshold merged nothing.*Lower thr"),
+        (PrivacyFunnelTransformer(threshold=0.0), r"this threshold merged all.*Raise threshold"),
+        (PrivacyFunnelTransformer(lam=1e3), r"this lam merged nothing.*Lower lam"),
+        (PrivacyFunnelTransformer(lam=0.0, objective="bottleneck"), r"this lam merged all"),
+        (SubmodularFunnel(lam=1e6), r"this lam merged nothing.*Lower lam"),
+        (SubmodularFunnel(lam=0.05, objective="bottleneck"), r"this lam merged all"),
     ],
     ids=[
         "threshold-no-op",

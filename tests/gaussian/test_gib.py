@@ -87,7 +87,7 @@ def test_beta_below_critical_value_releases_noise_and_names_it():
     X, y = _xy()
     gib = GaussianIBTransformer(fit_data="public", beta=1e6).fit(X, y)
     crit = gib.critical_betas_.min()
-    with pytest.warns(UserWarning, match=f"critical value {crit:.6g} .* pure noise") as w:
+    with pytest.warns(UserWarning, match=r"critical value .*critical_betas_.* pure noise") as w:
         low = GaussianIBTransformer(fit_data="public", beta=0.9 * crit).fit(X, y)
     assert w[0].filename == __file__
     np.testing.assert_array_equal(low.components_, np.zeros((1, X.shape[1])))
@@ -199,7 +199,7 @@ def test_auto_classes_warn_when_numbers_become_many_classes():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(500, 3))
     score = np.clip(np.round(10 * X[:, 0] + 20), 0, 40)
-    with pytest.warns(UserWarning, match=r"read y as \d+ classes.*classes='continuous'"):
+    with pytest.warns(UserWarning, match=r"read y as more than 20 classes.*classes='continuous'"):
         GaussianIBTransformer(fit_data="public").fit(X, score)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
