@@ -27,10 +27,15 @@ each page the script checks that
   a code block must not wrap its lines (a printed table that wraps is
   unreadable), no such element may stick out of the text column unless an
   ancestor inside the column scrolls it, and the page itself must not be wider
-  than the window.
+  than the window;
+* at the desktop width (1280 px) the gallery's code blocks and printed output
+  and the tables of the gallery and the user guide (the results tables) fit
+  their box: their content is at most a few pixels wider than the element, so
+  that no column of a result has to be scrolled into view (``must_fit``).
 
 Pages checked: the index and every top-level page, every user-guide page,
-every gallery page and, unless ``--no-api``, every API page. The script prints
+every gallery page and, unless ``--no-api``, every API page (the subpackage
+pages and the generated page of every name). The script prints
 a summary and exits with status 1 and the list of problems if there is any.
 """
 
@@ -150,6 +155,7 @@ INSPECT_LAYOUT = r"""
     return `${what}${where}${text}`;
   };
   const findings = [];
+  const boxes = [];
   const add = (el, problem, detail) => findings.push({element: label(el), problem, detail});
   const elements = column.querySelectorAll("pre, div.highlight, div.sphx-glr-script-out, table");
   for (const el of elements) {
@@ -157,6 +163,8 @@ INSPECT_LAYOUT = r"""
     const box = el.getBoundingClientRect();
     if (box.width === 0) { continue; }
     const style = getComputedStyle(el);
+    boxes.push({element: label(el), kind: el.tagName === "TABLE" ? "table" : "code",
+                scrollWidth: el.scrollWidth, clientWidth: el.clientWidth});
     if (el.scrollWidth > el.clientWidth + 1 && !scrolls(el)) {
       add(el, "content wider than its box and no horizontal scrollbar " +
           `(overflow-x: ${style.overflowX})`,
@@ -187,13 +195,52 @@ INSPECT_LAYOUT = r"""
     findings.push({element: "page", problem: "wider than the window (scrolls sideways)",
                    detail: `${root.scrollWidth} px in a ${root.clientWidth} px window`});
   }
-  return findings;
+  return {findings, boxes};
 }
 """
 
+# At the desktop width, code and results must be readable without scrolling sideways: the
+# gallery's code blocks and printed output, and the tables of the gallery and the user guide
+# (a results table whose adversary column had to be scrolled into view was issue 27). A few
+# pixels of slack absorb sub-pixel rounding and borders.
+FIT_WIDTH = 1280
+FIT_TOLERANCE = 4
 
-def check_layout(tab, viewports=VIEWPORTS):
-    """Overflow problems of the page open in ``tab``, at each window size.
+
+def must_fit(page, kind):
+    """Whether an element of ``kind`` ("code" or "table") on ``page`` must fit its box.
+
+    ``page`` is the path of the page relative to the site's root (``auto_examples/x.html``).
+    """
+    folder = page.split("/", 1)[0] if "/" in page else ""
+    if folder == "auto_examples":
+        return True
+    return kind == "table" and folder == "user_guide"
+
+
+def fit_problems(page, width, boxes, tolerance=FIT_TOLERANCE):
+    """``(element, problem, detail)`` for each box of ``page`` that must fit and does not.
+
+    ``boxes`` holds the measurements of the page's code blocks and tables at window
+    ``width`` (``element``, ``kind``, ``scrollWidth``, ``clientWidth``); only the desktop
+    width ``FIT_WIDTH`` is held to fitting, and content up to ``tolerance`` px wider than
+    its box passes.
+    """
+    if width != FIT_WIDTH:
+        return []
+    return [
+        (
+            box["element"],
+            "wider than its box, to be scrolled sideways (it must fit at this width)",
+            f"{box['scrollWidth']} px of content in a {box['clientWidth']} px box",
+        )
+        for box in boxes
+        if box["scrollWidth"] - box["clientWidth"] > tolerance and must_fit(page, box["kind"])
+    ]
+
+
+def check_layout(tab, viewports=VIEWPORTS, page=""):
+    """Overflow problems of the page open in ``tab`` (``page``, its path), at each window size.
 
     Returns one line per problem; a problem seen at several widths is reported
     once, with the widths and the measurements at the first of them.
@@ -203,12 +250,14 @@ def check_layout(tab, viewports=VIEWPORTS):
         tab.set_viewport_size({"width": width, "height": height})
         # Let the theme react to the new size (media queries, resize handlers).
         tab.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
-        for finding in tab.evaluate(INSPECT_LAYOUT):
-            key = (finding["element"], finding["problem"])
+        report = tab.evaluate(INSPECT_LAYOUT)
+        findings = [(f["element"], f["problem"], f["detail"]) for f in report["findings"]]
+        for element, problem, detail in findings + fit_problems(page, width, report["boxes"]):
+            key = (element, problem)
             if key in seen:
                 seen[key][0].append(width)
             else:
-                seen[key] = ([width], finding["detail"])
+                seen[key] = ([width], detail)
     return [
         f"{element}: {problem} at {'/'.join(map(str, widths))} px window ({detail})"
         for (element, problem), (widths, detail) in seen.items()
@@ -263,7 +312,7 @@ def serve(root):
 def pages_to_check(root, api=True):
     """Relative paths of the pages to open, in a stable order."""
     pages = [p for p in sorted(root.glob("*.html")) if p.name not in SKIPPED_PAGES]
-    for folder in ["user_guide", "auto_examples"] + (["generated"] if api else []):
+    for folder in ["user_guide", "auto_examples"] + (["api", "generated"] if api else []):
         pages += sorted((root / folder).rglob("*.html"))
     rel = [p.relative_to(root).as_posix() for p in pages]
     return ["index.html"] + [p for p in rel if p != "index.html"]
@@ -331,8 +380,11 @@ def main(argv=None):
             browser = pw.chromium.launch(
                 executable_path=args.chromium, headless=True, args=CHROMIUM_ARGS
             )
+            # Reduced motion: the theme animates the sidebar's width when the window
+            # changes size, and the layout must be measured once it has settled.
             context = browser.new_context(
-                viewport={"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]}
+                viewport={"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]},
+                reduced_motion="reduce",
             )
             page_problems = []
 
@@ -384,7 +436,7 @@ def main(argv=None):
                     page_problems.append(f"raw citation key in text: {text}")
                 counts["code blocks and tables"] += report["blocks"]
                 if args.layout:
-                    page_problems.extend(check_layout(tab))
+                    page_problems.extend(check_layout(tab, page=rel))
                 problems.extend(f"{rel}: {p}" for p in page_problems)
                 for href in report["links"]:
                     if (rel, href) in seen_links:

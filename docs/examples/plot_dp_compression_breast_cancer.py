@@ -98,7 +98,7 @@ def gaussian_ib(eps):
 mechanisms = {
     "plain Gaussian mechanism": plain_gaussian,
     "L2CompressionDP": l2_compression,
-    "GaussianIBTransformer (relevance: diagnosis)": gaussian_ib,
+    "GaussianIBTransformer (Y: diagnosis)": gaussian_ib,
 }
 
 # %%
@@ -106,11 +106,13 @@ mechanisms = {
 # -------------
 # Over 20 random half/half splits, a logistic regression is trained on the
 # released training rows and tested either on the **clean** test rows (the
-# protocol that reproduces the thesis's Fig. 6.9: the model is published,
-# later patients are classified on their real data) or on the **released**
-# test rows (everyone's data goes through the mechanism). The Gaussian
+# model is published, later patients are classified on their real data) or on
+# the **released** test rows (everyone's data goes through the mechanism: the
+# protocol of the thesis's Fig. 6.9, sec. 6.3.3). The Gaussian
 # bottleneck releases a few projections, not the features, so a model trained
 # on it cannot be applied to clean rows: it appears in the second protocol only.
+# The table gives the mean test accuracy under each protocol (``clean rows``,
+# ``released rows``) and its standard deviation over the splits.
 epsilons = [0.5, 1, 2, 5, 10, 20, 50, 100]
 splits = list(StratifiedShuffleSplit(20, test_size=0.5, random_state=0).split(X, y))
 majority = np.mean([np.mean(y[te] == np.bincount(y[tr]).argmax()) for tr, te in splits])
@@ -138,9 +140,9 @@ with warnings.catch_warnings():
                 {
                     "mechanism": name,
                     "epsilon": eps,
-                    "test on clean rows": np.mean(on_clean) if on_clean else np.nan,
+                    "clean rows": np.mean(on_clean) if on_clean else np.nan,
                     "sd clean": np.std(on_clean) if on_clean else np.nan,
-                    "test on released rows": np.mean(on_released),
+                    "released rows": np.mean(on_released),
                     "sd released": np.std(on_released),
                 }
             )
@@ -155,11 +157,11 @@ fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
 styles = {
     "plain Gaussian mechanism": ("tab:gray", "s"),
     "L2CompressionDP": ("tab:blue", "o"),
-    "GaussianIBTransformer (relevance: diagnosis)": ("tab:orange", "D"),
+    "GaussianIBTransformer (Y: diagnosis)": ("tab:orange", "D"),
 }
 panels = [
-    (axes[0], "test on clean rows", "sd clean", "train on released rows, test on clean rows"),
-    (axes[1], "test on released rows", "sd released", "train and test on released rows"),
+    (axes[0], "clean rows", "sd clean", "train on released rows, test on clean rows"),
+    (axes[1], "released rows", "sd released", "train and test on released rows"),
 ]
 for (ax, column, sd, title), where in zip(panels, ["lower right", "upper left"]):
     for name, (color, marker) in styles.items():

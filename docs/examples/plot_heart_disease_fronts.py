@@ -95,7 +95,8 @@ iac = {k: np.array(v) for k, v in iac.items()}
 # leakage threshold, 41 values each. Each IAC-MDSF point is also compared with
 # the threshold greedy run *at its own level*: Alg. 1 at ``R = I(X;Y)`` of the
 # point (is IAC's leakage at most Alg. 1's?) and Alg. 2 at the point's
-# ``I(S;Y)`` (is IAC's disclosure at most Alg. 2's?).
+# ``I(S;Y)`` (is IAC's disclosure at most Alg. 2's?). The column ``greedy same
+# level`` is the greedy's ``I(S;Y)`` (funnel) or ``I(X;Y)`` (bottleneck) there.
 sweeps = {
     "funnel": greedy_sweep(joint, np.linspace(0, h_x, 41), objective="funnel"),
     "bottleneck": greedy_sweep(joint, np.linspace(0, i_sx, 41), objective="bottleneck"),
@@ -109,12 +110,12 @@ same_level = {
 rows = []
 for objective in ["funnel", "bottleneck"]:
     for (lam, disc, leak, n_iter), base in zip(iac[objective], same_level[objective]):
-        if objective == "funnel":
-            better = leak <= base.leakage[-1] + 1e-9
-            compared = f"I(S;Y) {leak:.3f} vs {base.leakage[-1]:.3f}"
-        else:
-            better = disc <= base.disclosure[-1] + 1e-9
-            compared = f"I(X;Y) {disc:.3f} vs {base.disclosure[-1]:.3f}"
+        if objective == "funnel":  # the greedy's I(S;Y) at IAC's I(X;Y)
+            compared = base.leakage[-1]
+            better = leak <= compared + 1e-9
+        else:  # the greedy's I(X;Y) at IAC's I(S;Y)
+            compared = base.disclosure[-1]
+            better = disc <= compared + 1e-9
         rows.append(
             {
                 "objective": objective,
@@ -123,7 +124,7 @@ for objective in ["funnel", "bottleneck"]:
                 "I(S;Y)": leak,
                 "IAC iters": int(n_iter),
                 "greedy merges": len(base.merges),
-                "IAC vs greedy": compared,
+                "greedy same level": compared,
                 "IAC as good": better,
             }
         )
@@ -132,7 +133,7 @@ print(table.round(3).to_string(index=False))
 for objective in ["funnel", "bottleneck"]:
     sel = table[table["objective"] == objective]
     print(
-        f"{objective}: IAC-MDSF at least as good as the threshold greedy at the same level for "
+        f"{objective}: IAC-MDSF as good as the greedy at its level or better for "
         f"{int(sel['IAC as good'].sum())}/{len(sel)} values of lambda"
     )
 
