@@ -38,10 +38,13 @@ The thesis's text gives no values of its figures, only two claims (sec.
 6.3.4): beating the majority baseline significantly takes epsilon = 5 and
 beyond, and coming close to the non-private accuracy takes epsilon >= 20. The
 script prints, per experiment and convention, the first epsilon at which the
-released-protocol curve does either (mean less one standard deviation above
-the majority; mean within 2 points of the non-private accuracy) beside those
-claims, with "agrees" / "differs". Writes ``gaussian_real.csv`` and
-``gaussian_real.png`` under ``benchmarks/results/``.
+released-protocol curve does either (mean less one or two standard deviations
+above the majority; mean within 2 points of the non-private accuracy) beside
+those claims, with "agrees" / "differs", and the verdict under both readings
+of "significantly": with one standard deviation (the thesis's error bars) the
+last run (100 splits) agreed with both claims in 2/3 experiments under 2R and
+1/3 under R; with two, 0/3 under 2R and 3/3 under R. Writes
+``gaussian_real.csv`` and ``gaussian_real.png`` under ``benchmarks/results/``.
 """
 
 import argparse
@@ -72,6 +75,10 @@ LABELS = {
 # risk of epsilon = 5 and beyond"; "getting close to the non-private baseline requires
 # ... epsilon >= 20".
 THESIS_BEAT, THESIS_NEAR = 5.0, 20.0
+# "Significantly above the majority": mean - n_sd standard deviations above it. The
+# thesis's error bars are one sd; two is closer to a test. The verdict flips between
+# them (last run: 2R 2/3 and R 1/3 with one sd, 2R 0/3 and R 3/3 with two), so both print.
+SD_RULES = (1.0, 2.0)
 TITLES = {
     "breast_cancer_L2": "breast cancer, L2 compression (thesis Fig. 6.9)",
     "drug_L2": "drug consumption, L2 compression (Fig. 6.10)",
@@ -375,8 +382,8 @@ def report(all_rows, baselines, delta, n_splits):
         f"\nThesis sec. 6.3.4, for all three figures: beating the majority significantly "
         f"from epsilon = {THESIS_BEAT:g}, near the non-private accuracy from epsilon >= "
         f"{THESIS_NEAR:g}. Here (released rows, the thesis's protocol): 'beat', the first "
-        "epsilon whose mean - 1 sd (the thesis's error bar) is above the majority (agrees if "
-        "5; with 2 sd beside it), and 'near', the first within 2 points of non-private "
+        "epsilon whose mean - 1 sd (the thesis's error bar) or mean - 2 sd is above the "
+        "majority (agrees if 5), and 'near', the first within 2 points of non-private "
         "(agrees if >= 20 or never)"
     )
     agree = {}
@@ -385,21 +392,30 @@ def report(all_rows, baselines, delta, n_splits):
         cells = []
         for convention in (LIBRARY, THESIS):
             rows = curve(all_rows, name, convention, RELEASED)
-            beat, near = first_epsilons(rows, maj, raw)
-            beat2, _ = first_epsilons(rows, maj, raw, n_sd=2.0)
-            ok_beat = beat == THESIS_BEAT
+            near = first_epsilons(rows, maj, raw)[1]
             ok_near = near is None or near >= THESIS_NEAR
-            agree[name, convention] = ok_beat and ok_near
+            beats = []
+            for n_sd in SD_RULES:
+                beat = first_epsilons(rows, maj, raw, n_sd=n_sd)[0]
+                agree[name, convention, n_sd] = beat == THESIS_BEAT and ok_near
+                beats.append(
+                    f"{n_sd:g} sd: {beat} ({'agrees' if beat == THESIS_BEAT else 'differs'})"
+                )
             cells.append(
-                f"{convention}: beat {beat} ({'agrees' if ok_beat else 'differs'}; 2 sd: {beat2}),"
-                f" near {near} ({'agrees' if ok_near else 'differs'})"
+                f"{convention}: beat {', '.join(beats)}; near {near} "
+                f"({'agrees' if ok_near else 'differs'})"
             )
         print(f"  {name:17s} " + ";  ".join(cells))
-    for convention in (LIBRARY, THESIS):
-        n_ok = sum(agree[name, convention] for name in baselines)
+    # The verdict rests on the reading of "significantly": give it under both rules.
+    for n_sd in SD_RULES:
+        counts = ", ".join(
+            f"sensitivity {convention} {sum(agree[name, convention, n_sd] for name in baselines)}"
+            f"/{len(baselines)}"
+            for convention in (LIBRARY, THESIS)
+        )
         print(
-            f"sensitivity {convention}: {n_ok}/{len(baselines)} experiments agree with both "
-            "claims of the thesis"
+            f"'beat' read as mean - {n_sd:g} sd above the majority: experiments that agree with "
+            f"both claims of the thesis: {counts}"
         )
     print(
         "The thesis's protocol is the released one (sec. 6.3.3); scoring on clean rows is a "
