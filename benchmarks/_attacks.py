@@ -221,7 +221,7 @@ def weighted_row(n=200000, weight=100.0, n_fits=300, epsilon=4.0, seed=0):
     Returns the attacker's true-positive rate at a 5 % false-positive
     rate and the most any test can reach under the reported fit-time
     guarantee (Gaussian DP trade-off ``Phi(Phi^-1(0.05) + mu)``). The rows
-    are many enough (2000 in units of the largest weight) for the private
+    are many enough (2000 people of that weight) for the private
     estimates to work, so that the test is not passed by a failed fit.
     """
     from sklearn_privacy.gaussian import L2CompressionDP
@@ -233,10 +233,13 @@ def weighted_row(n=200000, weight=100.0, n_fits=300, epsilon=4.0, seed=0):
     Xp = X.copy()
     X[0], Xp[0] = [2.0, 0.0], [-2.0, 0.0]
     stats, mus = [[], []], []
+    # the row is one person of that weight: declared where the code has the parameter
+    # (before it, a private fit read the largest weight off the rows)
+    declared = _declared_person_weight(L2CompressionDP, weight)
     for trial in range(n_fits):
         for k, data in enumerate((X, Xp)):
             mech = L2CompressionDP(
-                epsilon=epsilon, random_state=np.random.default_rng([seed, trial, k])
+                epsilon=epsilon, random_state=np.random.default_rng([seed, trial, k]), **declared
             ).fit(data, sample_weight=w)
             stats[k].append(mech.mean_[0])
             fit = [e for e in mech.accountant_.spends if e.name != "release"]
@@ -245,6 +248,49 @@ def weighted_row(n=200000, weight=100.0, n_fits=300, epsilon=4.0, seed=0):
     tpr = float(np.mean(np.asarray(stats[0]) > threshold))
     bound = float(norm.cdf(norm.ppf(0.05) + max(mus)))
     return tpr, bound
+
+
+def _declared_person_weight(cls, weight):
+    return {"max_person_weight": weight} if "max_person_weight" in cls().get_params() else {}
+
+
+def _count_table(seed=0):
+    """About 600 distinct rows of 60000 people, and the neighbour that moves one person
+    onto the most common row (its count 280 -> 281 in the issue's case)."""
+    rng = np.random.default_rng(seed)
+    values = rng.normal(size=(600, 3)).round(1)
+    people = values[rng.choice(600, size=60000, p=rng.dirichlet(np.ones(600)))]
+    rows, counts = np.unique(people, axis=0, return_counts=True)
+    moved = counts.astype(float)
+    top = int(np.argmax(counts))
+    moved[top] += 1
+    moved[(top + 1) % len(counts)] -= 1
+    return rows, counts.astype(float), moved, people
+
+
+def count_table(n_fits=20, epsilon=4.0):
+    """A count table told from its neighbour by the published ledger.
+
+    Returns the share of fits whose ``accountant_`` (each estimate's
+    sensitivity and noise scale) differs between the table and its neighbour
+    (one person moved onto the most common row), and the mean's sensitivity on
+    the table over the one on the expanded rows (1 when the table fits as the
+    expanded rows do).
+    """
+    from sklearn_privacy.gaussian import L2CompressionDP
+
+    rows, counts, moved, people = _count_table()
+
+    def ledger(weights, trial, data=rows):
+        mech = L2CompressionDP(epsilon=epsilon, random_state=trial).fit(data, sample_weight=weights)
+        return [(e.name, e.sensitivity, e.sigma) for e in mech.accountant_.spends]
+
+    differs = np.mean([ledger(counts, t) != ledger(moved, t) for t in range(n_fits)])
+    table, expanded = ledger(counts, 0), ledger(None, 0, people)
+    mean = [e for e in table if e[0] == "mean"][0][1] / [e for e in expanded if e[0] == "mean"][0][
+        1
+    ]
+    return float(differs), float(mean)
 
 
 def leakage_membership(n=5000, n_fits=30):

@@ -29,6 +29,8 @@ ATTACKS = [
     ("GIB: structure differs, single-class y", "gib_neighbours()['single class']", "0"),
     ("weight-100 row: TPR at FPR 0.05 from mean_", "weighted_row()[0]", "<= GDP bound"),
     ("weight-100 row: GDP bound on that TPR", "weighted_row()[1]", ""),
+    ("count table: share of fits whose ledger tells a moved person", "count_table()[0]", "0"),
+    ("count table: mean's sensitivity / the expanded rows'", "count_table()[1]", "1"),
     ("S of a target row recovered from leakage_", "leakage_membership()", "0.5"),
     ("clip_rows: largest ||clip(x, R)|| / R", "clip_overshoot()[0]", "<= 1"),
     ("clip_rows([[7.37e306, 0]], 1.83e-17): norm / R", "clip_overshoot()[1]", "<= 1"),

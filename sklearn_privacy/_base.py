@@ -213,7 +213,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             Non-negative weights of the rows: a row of weight ``w`` counts as
             ``w`` copies (integer counts fit exactly as the repeated rows;
             rows of weight 0 are left out). Fit a table of distinct rows and
-            their counts this way.
+            their counts this way. A differentially private fit counts the
+            weights as people too (its guarantee protects one unit of weight,
+            or the mechanism's ``max_person_weight``), so a count table has
+            the expanded rows' guarantee and noise.
 
         Returns
         -------

@@ -80,13 +80,6 @@ EXPECTED_FAILED_CHECKS: dict = {
         ),
     },
 }
-_PRIVATE_WEIGHTS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "a private fit counts a row of weight w as one person of w times the influence: "
-        "the sensitivities of its private estimates grow with the largest weight, so "
-        "weights are not repeated rows (repeated rows are w people)"
-    ),
-}
 _SINGULAR_COVARIANCE = {
     "check_sample_weight_equivalence_on_dense_data": (
         "15 rows in 30 dimensions: the sample covariance is singular, which the bottleneck "
@@ -97,9 +90,8 @@ _SINGULAR_COVARIANCE = {
 
 def _expected_failed_checks(est):
     failed = dict(EXPECTED_FAILED_CHECKS.get(type(est), {}))
-    # with beta = 1e3 every floored direction is kept (epsilon=2.0 prunes them and passes)
-    if isinstance(est, (L2CompressionDP, GaussianIBTransformer)) and est.fit_data == "private":
-        failed.update(_PRIVATE_WEIGHTS)
+    # A private fit counts weights as people (max_person_weight=1): weighted rows are the
+    # repeated rows, with the same sensitivities, and pass the weight-equivalence check.
     if isinstance(est, GaussianIBTransformer) and est.fit_data == "public":
         failed.update(_SINGULAR_COVARIANCE)
     return failed

@@ -17,6 +17,7 @@ from sklearn.utils import check_array
 from sklearn_privacy.dp._gaussian_mechanism import gaussian_dp_mu
 from sklearn_privacy.dp._grid_noise import grid_sensitivity, grid_sigma, noisy_on_grid
 from sklearn_privacy.dp._radius import (
+    BEYOND_LARGEST,
     HISTOGRAM_CHANGES,
     HISTOGRAM_SENSITIVITY,
     LARGEST_RADIUS,
@@ -448,6 +449,12 @@ def dp_norm_quantile(X, quantile=0.95, *, epsilon, delta, center=None, random_st
             f"No bin of the private norm histogram clears its noise: {X.shape[0]} rows are too "
             f"few for epsilon={epsilon!r} (about {rows_needed(sigma):.0f} are needed)."
         )
+    if radius > LARGEST_RADIUS:
+        raise ValueError(
+            f"The private {quantile!r} quantile of the row norms lies beyond {LARGEST_RADIUS:.3g}: "
+            + BEYOND_LARGEST
+            + "."
+        )
     return radius
 
 
@@ -479,43 +486,72 @@ class RowStatistics:
     ----------
     Z : ndarray of shape (n_samples, n_features)
     sample_weight : ndarray of shape (n_samples,), default=None
-        Each row counts that many times.
+        Units of weight of each row (a row of weight ``w`` counts ``w`` times).
+    unit : float, default=1.0
+        The public bound on the weight of one person: counts are in these
+        units, so moving one person's weight moves at most one unit. Never
+        read off the weights.
     """
 
-    def __init__(self, Z, sample_weight=None):
+    def __init__(self, Z, sample_weight=None, unit=1.0):
         self.Z = Z
         self.sample_weight = sample_weight
-        self.total_weight = float(Z.shape[0] if sample_weight is None else sample_weight.sum())
-        self.max_weight = 1.0 if sample_weight is None else float(sample_weight.max(initial=0.0))
-        # weights in units of the largest: no sum overflows, whatever the weights
-        self.units = (
-            np.ones(Z.shape[0]) if sample_weight is None else sample_weight / self.max_weight
-        )
-        self.n_units = float(self.units.sum())
+        self.unit = float(unit)
+        w = np.ones(Z.shape[0]) if sample_weight is None else sample_weight
+        self._weights = w
+        with np.errstate(over="ignore"):
+            self.total_weight = float(w.sum())
+        # Means are formed with the weights over their largest (a scale that changes
+        # nothing but the rounding), so that no sum overflows, whatever the weights.
+        self._relative = w / w.max(initial=1.0) if w.size else w
         self.n_features = Z.shape[1]
+
+    @property
+    def n_units(self):
+        """The total weight in units of ``unit`` (see :func:`check_n_units`)."""
+        return check_n_units(self.total_weight, self.unit)
 
     def norm_histogram(self, center=None):
         """:func:`~sklearn_privacy.dp._radius.log2_histogram` of ``||Z - center||``, in units."""
         Z = self.Z if center is None else self.Z - center
-        return log2_histogram(row_norms_safe(Z), self.units)
+        return log2_histogram(row_norms_safe(Z), self._weights / self.unit)
 
-    def clipped_sum(self, radius, center=None):
-        """Sum of the rows minus ``center`` clipped to the ball of ``radius``, in units."""
+    def clipped_mean(self, radius, center=None):
+        """Weighted mean of the rows minus ``center`` clipped to the ball of ``radius``."""
         center = None if center is None else np.asarray(center, dtype=float)
-        return self.units @ _clip_to_ball(self.Z, float(radius), center)
+        clipped = _clip_to_ball(self.Z, float(radius), center)
+        return self._relative @ clipped / self._relative.sum()
 
     def clipped_second_moment(self, center, radius):
-        """``sum c c^T`` of the rows minus ``center`` clipped to ``radius``, in units."""
+        """Weighted mean of ``c c^T`` over the rows minus ``center`` clipped to ``radius``."""
         Zc = _clip_to_ball(self.Z, float(radius), np.asarray(center, dtype=float))
-        return (Zc.T * self.units) @ Zc
+        return (Zc.T * self._relative) @ Zc / self._relative.sum()
 
 
-def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weight=None):
+def check_n_units(total_weight, unit):
+    """``total_weight / unit``: how many people's weight the rows hold, finite and positive.
+
+    The total weight is the number of rows of the expanded table, which the
+    replace-one neighbours of a private fit share (public).
+    """
+    n_units = total_weight / unit
+    if not np.isfinite(n_units) or n_units <= 0:
+        raise ValueError(
+            f"sample_weight adds up to {total_weight:.6g}, which is {n_units:.6g} units of "
+            f"max_person_weight={unit!r}: a private fit needs a finite, positive number of "
+            "units. Scale the weights, or max_person_weight with them."
+        )
+    return n_units
+
+
+def private_mean_covariance(
+    Z, mu, *, rng, accountant, radius=None, sample_weight=None, max_person_weight=1.0
+):
     """Mean, covariance and clipping radius of the rows of ``Z`` under a ``mu``-GDP budget.
 
     See :func:`private_mean_covariance_from_statistics` for the estimates.
-    ``sample_weight`` multiplies the influence of a row (the sensitivities
-    grow with the largest weight).
+    A row of ``sample_weight`` w counts w times; the guarantee covers moving
+    ``max_person_weight`` of weight (one person) from one row to another.
 
     Returns
     -------
@@ -527,7 +563,11 @@ def private_mean_covariance(Z, mu, *, rng, accountant, radius=None, sample_weigh
     if sample_weight is not None:
         sample_weight = np.asarray(sample_weight, float)
     fit = private_mean_covariance_from_statistics(
-        RowStatistics(Z, sample_weight), mu, rng=rng, accountant=accountant, radius=radius
+        RowStatistics(Z, sample_weight, max_person_weight),
+        mu,
+        rng=rng,
+        accountant=accountant,
+        radius=radius,
     )
     return fit.mean, fit.covariance, fit.radius
 
@@ -581,13 +621,14 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
        to ``R`` (upper triangle, Analyze Gauss), eigenvalues floored at the
        noise's spectral norm (post-processing).
 
-    ``rows`` has ``n_units`` (the total weight in units of the largest),
-    ``n_features``, ``norm_histogram(center)``, ``clipped_sum(radius, center)``
-    and ``clipped_second_moment(center, radius)``, all counted in those units
-    (see :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
-    order whatever computes them, so equal statistics give equal estimates. A
-    row of weight w moves a count by ``w / w_max <= 1`` unit and a clipped sum
-    by ``2 R w / w_max``.
+    ``rows`` has ``n_units`` (the total weight in units of one person's,
+    ``max_person_weight``), ``n_features``, ``norm_histogram(center)`` (counts
+    in those units), ``clipped_mean(radius, center)`` and
+    ``clipped_second_moment(center, radius)`` (weighted means; see
+    :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
+    order whatever computes them, so equal statistics give equal estimates.
+    Moving one person's weight from one row to another moves one unit of
+    count and a clipped mean by at most ``2 R / n_units``.
 
     Returns
     -------
@@ -639,10 +680,17 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
             "could be read), so nothing is released"
         )
         return PrivateMoments(np.zeros(d), np.eye(d), 1.0, [], problems, failed=True)
+    if r0 > LARGEST_RADIUS:
+        # A post-processing of the private histogram: clipping the rows to 3e150
+        # would release a centre and a covariance far from theirs, silently.
+        raise ValueError(
+            f"The private {_QUANTILE} quantile of the row norms lies beyond "
+            f"{LARGEST_RADIUS:.3g}: " + BEYOND_LARGEST + "."
+        )
 
     sens = 2.0 * r0 / n_units
     sigma, bound = noise_for("mean", sens, r0, d)  # a clipped mean's coordinate is at most r0
-    centre = noisy_on_grid(rows.clipped_sum(r0) / n_units, sigma, rng, bound)
+    centre = noisy_on_grid(rows.clipped_mean(r0), sigma, rng, bound)
     record("mean", sens, sigma, bound, d)
     estimates, starts = [(centre, sigma)], []
     for _ in range(_REFINEMENTS):
@@ -657,8 +705,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
         sigma, bound = noise_for("centre", sens, reach, d)
         starts.append(centre)
         # the offset is released (the centre it starts from is public already)
-        offset = rows.clipped_sum(reach, centre) / n_units
-        centre = centre + noisy_on_grid(offset, sigma, rng, bound)
+        centre = centre + noisy_on_grid(rows.clipped_mean(reach, centre), sigma, rng, bound)
         record("centre", sens, sigma, bound, d)
         estimates.append((centre, sigma))
     # Post-processing: the estimates carry independent noise (each refinement's
@@ -682,7 +729,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     sens = np.sqrt(2.0) * radius**2 / n_units
     n_upper = d * (d + 1) // 2  # the upper triangle is released; an entry is at most R^2
     sigma, bound = noise_for("covariance", sens, radius**2, n_upper)
-    cov = np.triu(noisy_on_grid(moment / n_units, sigma, rng, bound))
+    cov = np.triu(noisy_on_grid(moment, sigma, rng, bound))
     cov = cov + np.triu(cov, 1).T
     record("covariance", sens, sigma, bound, n_upper)
     w, v = np.linalg.eigh(cov)

@@ -4,9 +4,10 @@ Every float64 norm falls in one bin ``[2^(e-1), 2^e)`` of its binary exponent
 ``e`` (2099 bins from the subnormals to the largest float, zero in the first),
 so no scale is out of range. The whole histogram is one Gaussian mechanism:
 replacing a row moves one unit of count from one bin to another, an L2
-sensitivity of ``sqrt(2)`` (weights counted in units of the largest). Bins whose
-noisy count does not clear the largest noise of an empty bin (a threshold of
-``Phi^-1(1 - 0.001 / 2099) = 4.90`` noise deviations) are treated as empty;
+sensitivity of ``sqrt(2)`` (weights counted in units of one person's,
+``max_person_weight``). Bins whose noisy count does not clear the largest
+noise of an empty bin (a threshold of ``Phi^-1(1 - 0.001 / 2099) = 4.90``
+noise deviations) are treated as empty;
 the quantile is read from the cumulative count of the run of clear bins around
 the fullest one, so the noise of the empty bins never adds up and a stray bin
 of noise far from the rows is ignored; a radius is the upper edge of a bin
@@ -26,6 +27,7 @@ from sklearn_privacy.dp._grid_noise import noisy_on_grid
 __all__ = [
     "HISTOGRAM_CHANGES",
     "HISTOGRAM_SENSITIVITY",
+    "BEYOND_LARGEST",
     "LARGEST_RADIUS",
     "N_BINS",
     "SMALLEST_RADIUS",
@@ -49,15 +51,27 @@ _FALSE_BIN = 0.001
 
 
 def log2_bins(norms):
-    """Bin of each norm: ``e + 1074`` for a norm in ``[2^(e-1), 2^e)``; zero in bin 0."""
-    exponent = np.frexp(np.asarray(norms, dtype=float))[1].astype(np.int64) + _OFFSET
-    exponent[np.asarray(norms) == 0] = 0
+    """Bin of each norm: ``e + 1074`` for a norm in ``[2^(e-1), 2^e)``; zero in bin 0.
+
+    A norm that overflowed to infinity goes to the last bin, above every finite
+    norm (``frexp`` gives it the exponent 0, the bin of ``[0.5, 1)``).
+    """
+    norms = np.asarray(norms, dtype=float)
+    exponent = np.frexp(norms)[1].astype(np.int64) + _OFFSET
+    exponent[norms == 0] = 0
+    exponent[np.isinf(norms)] = N_BINS - 1
     return np.clip(exponent, 0, N_BINS - 1)
 
 
 # Radii stay where their squares (a covariance's sensitivity) are normal floats.
 LARGEST_RADIUS = 2.0**500
 SMALLEST_RADIUS = 2.0**-500
+_LARGEST_BIN = 500 + _OFFSET  # the bin whose upper edge is LARGEST_RADIUS
+BEYOND_LARGEST = (
+    "their squares overflow float64, so the covariance and its sensitivity cannot be "
+    "formed. Divide X by a public factor (a power of ten chosen without looking at the "
+    "private rows, e.g. 1e150) before fit, and multiply the release back"
+)
 
 
 with np.errstate(over="ignore"):
@@ -83,6 +97,9 @@ def noise_threshold(sigma):
 def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     """Upper edge of the bin where the kept counts reach ``quantile``, or None if none is kept.
 
+    Infinity when that bin lies above :data:`LARGEST_RADIUS` (norms beyond
+    about 3e150, whose squares overflow float64).
+
     Kept: the run of bins that clear the threshold around the fullest bin,
     bridging single bins that do not (a factor 4 in norm). A bin of noise
     that clears the threshold far from the rows (one histogram in a thousand
@@ -105,6 +122,8 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     target = quantile * cumulative[-1]
     i = int(np.searchsorted(cumulative, target))
     b = min(low + i, N_BINS - 1)
+    if b > _LARGEST_BIN:
+        return float("inf")  # beyond LARGEST_RADIUS: the caller says so
     upper = float(bin_edges()[b])
     if not interpolate or b == 0:
         return upper
@@ -117,7 +136,7 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
 def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False, *, bound):
     """The radius (or None) read from the histogram released with ``N(0, sigma^2)`` noise.
 
-    ``histogram`` counts rows in units of the largest weight (sensitivity
+    ``histogram`` counts rows in units of one person's weight (sensitivity
     ``sqrt(2)``); ``bound`` is a public bound on a count (the number of rows in
     those units). The noisy counts are drawn on a grid
     (:func:`~sklearn_privacy.dp._grid_noise.noisy_on_grid`): the caller records

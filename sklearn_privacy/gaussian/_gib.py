@@ -118,6 +118,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         bottleneck's S always): integers with more than 200 distinct values
         in a column fail as probably continuous (bin S, or standardise it to
         have it read as continuous).
+    {max_person_weight}
     {random_state_dp}
 
     Attributes
@@ -223,6 +224,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         delta=1e-5,
         fit_data="private",
         fit_epsilon=None,
+        max_person_weight=1.0,
         sensitive=None,
         random_state=None,
     ):
@@ -235,6 +237,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         self.delta = delta
         self.fit_data = fit_data
         self.fit_epsilon = fit_epsilon
+        self.max_person_weight = max_person_weight
         self.sensitive = sensitive
         self.random_state = random_state
 

@@ -84,6 +84,7 @@ class L2CompressionDP(_GaussianMechanism):
         values; integers with more than 200 distinct values in a column fail
         as probably continuous (bin S, or standardise it to have it read as
         continuous).
+    {max_person_weight}
     {random_state_dp}
 
     Attributes
@@ -199,6 +200,7 @@ class L2CompressionDP(_GaussianMechanism):
         n_components=None,
         fit_data="private",
         fit_epsilon=None,
+        max_person_weight=1.0,
         sensitive=None,
         random_state=None,
     ):
@@ -209,6 +211,7 @@ class L2CompressionDP(_GaussianMechanism):
         self.n_components = n_components
         self.fit_data = fit_data
         self.fit_epsilon = fit_epsilon
+        self.max_person_weight = max_person_weight
         self.sensitive = sensitive
         self.random_state = random_state
 

@@ -9,7 +9,7 @@ design matrix of its relevance variable) only through a *rows* object:
 - ``leakage_covariance()``: the covariance of ``[extra, Z[:, :n_released]]``
   (``extra``: the design matrix of S when only ``leakage_`` reads it);
 - ``max_norm(center, stop)``: the largest norm of ``Z[:, :stop] - center``;
-- ``norm_histogram``, ``clipped_sum``, ``clipped_second_moment``: what a
+- ``n_units``, ``norm_histogram``, ``clipped_mean``, ``clipped_second_moment``: what a
   private fit reads (see
   :func:`~sklearn_privacy.dp._estimation.private_mean_covariance_from_statistics`).
 
@@ -22,7 +22,12 @@ equal statistics give equal estimates.
 
 import numpy as np
 
-from sklearn_privacy.dp._estimation import RowStatistics, _clip_to_ball, row_norms_safe
+from sklearn_privacy.dp._estimation import (
+    RowStatistics,
+    _clip_to_ball,
+    check_n_units,
+    row_norms_safe,
+)
 from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils._encoding import is_continuous
@@ -102,10 +107,12 @@ class ArrayFitRows(RowStatistics):
         Design matrix of S, read only by ``leakage_covariance``.
     n_released : int or None
         The first ``n_released`` columns of ``Z`` are the released features.
+    unit : float, default=1.0
+        The public weight of one person (``max_person_weight``).
     """
 
-    def __init__(self, Z, sample_weight=None, extra=None, n_released=None):
-        super().__init__(Z, sample_weight)
+    def __init__(self, Z, sample_weight=None, extra=None, n_released=None, unit=1.0):
+        super().__init__(Z, sample_weight, unit)
         self.extra = extra
         self.n_extra = 0 if extra is None else extra.shape[1]
         self.n_released = Z.shape[1] if n_released is None else n_released
@@ -210,6 +217,8 @@ def _bin_sums(bins, w, Z, norms):
     indicator = sparse.csr_matrix((w, (bins, np.arange(bins.size))), shape=(n_bins, bins.size))
     with np.errstate(divide="ignore", invalid="ignore"):
         unit = np.where(norms[:, None] > 0, Z / norms[:, None], 0.0)
+    huge = np.isinf(norms)  # the norm overflowed: the direction in units of the row's peak
+    unit[huge] = _clip_to_ball(Z[huge], 1.0)
     return np.asarray(indicator @ Z), np.asarray(indicator @ unit)
 
 
@@ -219,7 +228,7 @@ def first_pass(block, private, want_moments):
         return None
     Z, extra, w = block
     full = Z if extra is None else np.hstack([Z, extra])
-    out = {"total": float(w.sum()), "w_max": float(w.max(initial=0.0)), "peaks": column_peaks(Z)}
+    out = {"total": float(w.sum()), "peaks": column_peaks(Z)}
     if want_moments:
         # Columns whose squares overflow are refused afterwards, from the peaks
         # (check_scale_peaks): their moments are never read, so no overflow warning.
@@ -240,7 +249,6 @@ def combine_first(a, b):
         return a if b is None else b
     out = {
         "total": a["total"] + b["total"],
-        "w_max": max(a["w_max"], b["w_max"]),
         "peaks": np.maximum(a["peaks"], b["peaks"]),
     }
     if "mean" in a:
@@ -321,10 +329,15 @@ class DaskFitRows:
         Whether the first pass gathers what a private fit reads.
     want_moments : bool
         Whether the first pass computes the (non-private) moments.
+    unit : float, default=1.0
+        The public weight of one person (``max_person_weight``).
     """
 
-    def __init__(self, blocks, *, n_features, n_extra, n_released, private, want_moments):
+    def __init__(
+        self, blocks, *, n_features, n_extra, n_released, private, want_moments, unit=1.0
+    ):
         self._blocks = blocks
+        self.unit = float(unit)
         self.n_features = n_features
         self.n_extra = n_extra
         self.n_released = n_released
@@ -355,13 +368,9 @@ class DaskFitRows:
         return self.first["total"]
 
     @property
-    def max_weight(self):
-        return self.first["w_max"]
-
-    @property
     def n_units(self):
-        """Total weight in units of the largest (what a private fit counts)."""
-        return self.total_weight / self.max_weight
+        """Total weight in units of one person's (what a private fit counts)."""
+        return check_n_units(self.total_weight, self.unit)
 
     def peaks(self):
         return self.first["peaks"]
@@ -380,23 +389,24 @@ class DaskFitRows:
     def max_norm(self, center, stop=None):
         return self._run(max_norm_pass, maximum, np.asarray(center, float), stop)
 
-    # The statistics of a private fit, in units of the largest weight (as RowStatistics).
+    # The statistics of a private fit (as RowStatistics): counts in units, weighted means.
     def norm_histogram(self, center=None):
         if center is None:
-            return self.first["histogram"] / self.max_weight
-        return self._run(histogram_pass, add, np.asarray(center, float)) / self.max_weight
+            return self.first["histogram"] / self.unit
+        return self._run(histogram_pass, add, np.asarray(center, float)) / self.unit
 
-    def clipped_sum(self, radius, center=None):
+    def clipped_mean(self, radius, center=None):
         if center is not None:
             total = self._run(clipped_sum_pass, add, np.asarray(center, float), float(radius))
-            return total / self.max_weight
+            return total / self.total_weight
         first = self.first
         k = int(np.searchsorted(bin_edges(), radius))
         if k >= N_BINS or bin_edges()[k] != radius:  # pragma: no cover
             raise ValueError("clipped_sum reads the bin sums: radius must be a bin edge.")
         inside = first["sums"][: k + 1].sum(axis=0)
-        return (inside + radius * first["unit_sums"][k + 1 :].sum(axis=0)) / self.max_weight
+        outside = radius * first["unit_sums"][k + 1 :].sum(axis=0)
+        return (inside + outside) / self.total_weight
 
     def clipped_second_moment(self, center, radius):
         moment = self._run(second_moment_pass, add, np.asarray(center, float), float(radius))
-        return moment / self.max_weight
+        return moment / self.total_weight

@@ -44,6 +44,7 @@ __all__ = ["FIT_DATA_CONSTRAINTS", "check_scale_peaks", "weighted_moments"]
 FIT_DATA_CONSTRAINTS = {
     "fit_data": [StrOptions({"private", "public"})],
     "fit_epsilon": [None, Interval(Real, 0, None, closed="neither")],
+    "max_person_weight": [Interval(Real, 0, None, closed="neither")],
 }
 
 # Squares of values beyond these overflow or underflow in float64 (covariances).
@@ -196,14 +197,17 @@ class _GaussianMechanism(BaseMechanism):
             return design
         if not (isinstance(classes, str) and classes == "auto"):
             return declared_design_matrix(values, classes, name)
-        try:
-            return declared_design_matrix(values, "continuous", name)
-        except ValueError as exc:
+        dtype = as_2d(values, name).dtype
+        if dtype.kind not in "biuf":
+            # decided by the dtype: a cell's value must not decide between fit and error
             raise ValueError(
-                f"{name} holds labels: with fit_data='private', classes='auto' cannot read "
-                "them off the rows (which labels occur is private). Declare them, "
-                "classes=[...]."
-            ) from exc
+                f"Unknown label type: {name} is not numeric (dtype {dtype}): with "
+                "fit_data='private', classes='auto' reads numbers only, and cannot read "
+                "labels off the rows (which labels occur is private). Declare them, "
+                "classes=[...], or give numbers (e.g. pandas.to_numeric(..., "
+                "errors='coerce'); NaN counts as 0)."
+            )
+        return declared_design_matrix(values, "continuous", name)
 
     def _classes_of(self, name):
         """``classes`` for the variable it declares, ``"auto"`` for the other one.
@@ -301,7 +305,13 @@ class _GaussianMechanism(BaseMechanism):
             if y_design.shape[0] != X.shape[0]:
                 raise ValueError(f"y has {y_design.shape[0]} rows but X has {X.shape[0]}.")
         Z, extra = self._assemble(X, S_design, y_design)
-        rows = ArrayFitRows(Z, sample_weight, extra, n_released=self._n_released(X.shape[1]))
+        rows = ArrayFitRows(
+            Z,
+            sample_weight,
+            extra,
+            n_released=self._n_released(X.shape[1]),
+            unit=self.max_person_weight,
+        )
         self._fit_rows(rows)
 
     def _fit_dask(self, X, y, sensitive, sample_weight):
@@ -358,6 +368,7 @@ class _GaussianMechanism(BaseMechanism):
             n_released=self._n_released(self.release_columns_.size),
             private=self.fit_data == "private",
             want_moments=self.fit_data == "public",
+            unit=self.max_person_weight,
         )
         self._fit_rows(rows)
         return self

@@ -150,14 +150,16 @@ def tradeoff_curve(
 
     Examples
     --------
+    >>> import numpy as np
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn.preprocessing import FunctionTransformer
     >>> from sklearn_privacy import L2CompressionDP
     >>> from sklearn_privacy.model_selection import tradeoff_curve
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> pipe = make_pipeline(StandardScaler(), L2CompressionDP(clip_radius=6.0),
+    >>> # a fixed, public transform (a StandardScaler would be fitted on the private rows)
+    >>> pipe = make_pipeline(FunctionTransformer(np.log1p), L2CompressionDP(clip_radius=2.0),
     ...                      LogisticRegression(max_iter=1000))
     >>> result = tradeoff_curve(pipe, X, y, param_name="l2compressiondp__epsilon",
     ...                         param_range=[10.0, 1000.0], scoring={"accuracy": "accuracy"}, cv=3)

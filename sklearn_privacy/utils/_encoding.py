@@ -145,9 +145,11 @@ def declared_design_matrix(values, classes, name="sensitive", parameter="classes
     classes : "continuous" or array-like of shape (n_classes,)
         ``"continuous"``: the values as numbers (NaN counts as 0 and
         infinities as the largest float; a private fit clips them with their
-        row). An array of classes (``n_classes >= 2``, one column): one-hot
-        over them with the first class dropped; a value outside the classes
-        (NaN included) counts as the first class.
+        row); a column whose dtype is not numeric (object, string,
+        categorical) is refused, whatever its cells hold. An array of
+        classes (``n_classes >= 2``, one column): one-hot over them with the
+        first class dropped; a value outside the classes (NaN, ``pd.NA``, a
+        stray label or a list included) counts as the first class.
     name : str, default="sensitive"
         Name of the variable in error messages.
     parameter : str, default="classes"
@@ -171,15 +173,17 @@ def declared_design_matrix(values, classes, name="sensitive", parameter="classes
     """
     arr = as_2d(values, name)
     if isinstance(classes, str):
-        try:
-            out = arr.astype(float)
-        except (TypeError, ValueError) as exc:
+        # Decided by the dtype, never by a cell: one label among numbers (or a pd.NA
+        # in an object column) must not choose between a fit and an exception.
+        if arr.dtype.kind not in "biuf":
             raise ValueError(
-                f"{parameter}={classes!r} reads {name} as numbers, but it holds labels "
-                f"({exc}): declare its classes, {parameter}=[...]."
-            ) from exc
+                f"{parameter}={classes!r} reads {name} as numbers, but its dtype is "
+                f"{arr.dtype} (not numeric): give it as numbers (e.g. "
+                f"pandas.to_numeric(..., errors='coerce'); NaN counts as 0), or declare its "
+                f"classes, {parameter}=[...]."
+            )
         big = np.finfo(float).max
-        return np.nan_to_num(out, nan=0.0, posinf=big, neginf=-big)
+        return np.nan_to_num(arr.astype(float), nan=0.0, posinf=big, neginf=-big)
     if arr.shape[1] != 1:
         raise ValueError(
             f"{parameter} declares the classes of one column, but {name} has "

@@ -228,9 +228,7 @@ class RowIndex:
             if categories.dtype.kind == "O" or column.dtype.kind == "O":
                 # Object values may not order against the categories: a hash lookup
                 # (both sides object Indexes: pandas would infer a string dtype, 8x slower).
-                found = pd.Index(categories, dtype=object).get_indexer(
-                    pd.Index(column, dtype=object)
-                )
+                found = _object_positions(categories, column)
             else:
                 try:
                     position = np.searchsorted(categories, column)
@@ -308,6 +306,22 @@ class RowIndex:
                 f"{first}, {values[first].tolist()!r}): the fitted mechanism has no symbol "
                 "for them."
             )
+        return found
+
+
+def _object_positions(categories, column):
+    """Position of each object of ``column`` among ``categories``, -1 if absent.
+
+    A cell that cannot be hashed (a list) is no category: it gets -1 as any
+    unseen value does, rather than an exception decided by one cell.
+    """
+    index = pd.Index(categories, dtype=object)
+    try:
+        return index.get_indexer(pd.Index(column, dtype=object))
+    except TypeError:
+        hashable = np.fromiter(map(pd.api.types.is_hashable, column), bool, len(column))
+        found = np.full(len(column), -1, dtype=np.intp)
+        found[hashable] = index.get_indexer(pd.Index(column[hashable], dtype=object))
         return found
 
 

@@ -145,7 +145,12 @@ def as_2d(values, name):
     """
     if hasattr(values, "to_numpy"):
         values = values.to_numpy()
-    values = np.asarray(values)
+    try:
+        values = np.asarray(values)
+    except ValueError:
+        # a list holding a list among its cells: one column of objects (a cell's
+        # shape must not decide between a fit and an exception)
+        values = np.fromiter(values, dtype=object, count=len(values))
     if values.ndim == 1:
         values = values.reshape(-1, 1)
     if values.ndim != 2:

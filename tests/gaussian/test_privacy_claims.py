@@ -73,15 +73,17 @@ def _noiseless(entry, m):
     return entry.sensitivity - entry.sigma * _GRID * np.sqrt(m)
 
 
-def actual_mu(mech, Z, Zp, w=None, releases=1):
-    """GDP shift of everything published for the neighbours Z, Zp (same rows, same weights).
+def actual_mu(mech, Z, Zp, w=None, releases=1, wp=None):
+    """GDP shift of everything published for the neighbours Z, Zp with weights w, wp.
 
-    ``w``: the public weights of the rows (a row of weight w moves every
-    weighted statistic w times as far); ``releases``: how many independent
-    releases were published.
+    ``w``: the weights of the rows (``wp``, those of ``Zp``: ``w`` by default;
+    the two add up to the same total, as neighbours that move one person's
+    weight do); ``releases``: how many independent releases were published.
+    The recorded sensitivities are in units of ``max_person_weight``.
     """
     w = np.ones(Z.shape[0]) if w is None else np.asarray(w, dtype=float)
-    total, w_max = w.sum(), w.max()
+    wp = w if wp is None else np.asarray(wp, dtype=float)
+    total, w_max = w.sum(), getattr(mech, "max_person_weight", 1.0)
     mus = []
     d = Z.shape[1]
     starts = iter(getattr(mech, "_refinement_starts", []))
@@ -91,19 +93,19 @@ def actual_mu(mech, Z, Zp, w=None, releases=1):
             mus.append(entry.mu)
         elif entry.name == "mean":
             r0 = _noiseless(entry, d) * total / (2.0 * w_max)
-            shift = np.linalg.norm(w @ (_clip(Z, r0) - _clip(Zp, r0)) / total)
+            shift = np.linalg.norm((w @ _clip(Z, r0) - wp @ _clip(Zp, r0)) / total)
             mus.append(float(shift) / entry.sigma + _GRID * np.sqrt(d))
         elif entry.name == "centre":
             reach = _noiseless(entry, d) * total / (2.0 * w_max)
             c1 = next(starts)
-            shift = np.linalg.norm(w @ (_clip(Z, reach, c1) - _clip(Zp, reach, c1)) / total)
+            shift = np.linalg.norm((w @ _clip(Z, reach, c1) - wp @ _clip(Zp, reach, c1)) / total)
             mus.append(float(shift) / entry.sigma + _GRID * np.sqrt(d))
         elif entry.name == "covariance":
             n_upper = d * (d + 1) // 2
             radius = np.sqrt(_noiseless(entry, n_upper) * total / (np.sqrt(2.0) * w_max))
             c = mech._moments_mean
             A, B = _clip(Z, radius, c), _clip(Zp, radius, c)
-            diff = np.triu(((A.T * w) @ A - (B.T * w) @ B) / total)
+            diff = np.triu(((A.T * w) @ A - (B.T * wp) @ B) / total)
             mus.append(float(np.sqrt(np.sum(diff**2))) / entry.sigma + _GRID * np.sqrt(n_upper))
         elif entry.name == "release":
             continue  # counted below, from the map itself
@@ -195,13 +197,16 @@ def _random_config(seed):
             fit_epsilon=None if fit_data == "public" else epsilon,
             **common,
         )
-    # how it is deployed: public weights, a dask fit, a dask or copied release
+    # how it is deployed: a count table (a neighbour moves one person), rows of one person
+    # of weight up to 3 (declared), a dask fit, a dask or copied release
     weights = rng.choice(["none", "counts", "floats"], p=[0.5, 0.25, 0.25])
     w = {
         "none": None,
         "counts": rng.integers(1, 5, n).astype(float),
         "floats": rng.uniform(0.2, 3.0, n),
     }[weights]
+    if weights == "floats":
+        mech.set_params(max_person_weight=3.0)
     via_dask = bool(rng.random() < 0.3)
     release = rng.choice(["memory", "dask", "copies"])
     return rng, mech, X, y, s, scale, w, via_dask, release
@@ -238,7 +243,12 @@ def test_exact_delta_of_everything_published_is_at_most_delta(seed):
         ), exc
         pytest.skip(f"refused: {exc}")
     Z = _joint_rows(mech, X, y, s)
-    Zp = _neighbours(rng, Z, scale) if mech.fit_data == "private" else Z
+    Zp, wp = (_neighbours(rng, Z, scale) if mech.fit_data == "private" else Z), None
+    if w is not None and mech.max_person_weight == 1.0:
+        # a count table: one person of a row moves to the neighbour's new row
+        j = int(np.flatnonzero(np.any(Zp != Z, axis=1))[0]) if not np.array_equal(Zp, Z) else 0
+        Zp, wp = np.vstack([Z, Zp[j]]), np.append(w, 1.0)
+        wp[j] -= 1.0
     rows = X[:60]
     if release == "memory":
         mech.transform(rows)
@@ -260,7 +270,7 @@ def test_exact_delta_of_everything_published_is_at_most_delta(seed):
         n_extra = 1  # the check's second release of copy a, counted below
         combined = GaussianAccountant.combine(mech.accountant_, a.accountant_, b.accountant_)
         epsilon, n_releases = combined.epsilon(mech.delta_), 2 + n_extra
-    mu = actual_mu(mech, Z, Zp, w, releases=n_releases)
+    mu = actual_mu(mech, Z, Zp, w, releases=n_releases, wp=wp)
     assert exact_delta(epsilon, mu) <= mech.delta_ * (1 + 1e-6)
     if mech.fit_data == "public":
         assert {e.name for e in mech.accountant_.spends} <= {"release"}
@@ -457,3 +467,20 @@ def test_string_sensitive_column_is_read_as_labels(make):
     frame["b"] = "text"
     with pytest.raises(ValueError, match="released columns of X .* non-numeric"):
         make(sensitive=["s"], fit_data="public").fit(frame, y)
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e200, 1e300])
+@pytest.mark.parametrize("make", [L2CompressionDP, GaussianIBTransformer])
+def test_private_fits_beyond_the_largest_radius_are_refused_with_the_cause(scale, make):
+    """Rows of size 1e160-1e300 were clipped to 3e150 and released there silently (40 of
+    40 fits): mean_ 3.4e150 for data at 1e200. The refusal is read off the private
+    histogram (post-processing), never off one row."""
+    rng = np.random.default_rng(0)
+    X = scale * rng.normal(size=(3000, 3))
+    params = dict(fit_epsilon=1.0) if make is GaussianIBTransformer else {}
+    with pytest.raises(ValueError, match=r"beyond 3.27e\+150: their squares overflow .* public"):
+        make(random_state=0, **params).fit(X, X[:, 0] > 0)
+    # at 1e140 the rows fit, and the centre is theirs
+    mech = make(random_state=0, **params).fit(X / scale * 1e140, X[:, 0] > 0)
+    assert np.all(np.abs(mech.mean_) < 1e140)
+    assert np.linalg.norm(mech.mean_) > 0
