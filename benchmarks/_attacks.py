@@ -287,10 +287,11 @@ def count_table(n_fits=20, epsilon=4.0):
 
     differs = np.mean([ledger(counts, t) != ledger(moved, t) for t in range(n_fits)])
     table, expanded = ledger(counts, 0), ledger(None, 0, people)
-    mean = [e for e in table if e[0] == "mean"][0][1] / [e for e in expanded if e[0] == "mean"][0][
-        1
-    ]
-    return float(differs), float(mean)
+
+    def mean_sensitivity(entries):  # nan when the fit read no scale and estimated nothing
+        return next((sens for name, sens, _ in entries if name == "mean"), float("nan"))
+
+    return float(differs), float(mean_sensitivity(table) / mean_sensitivity(expanded))
 
 
 def leakage_membership(n=5000, n_fits=30):
