@@ -446,7 +446,7 @@ class _GaussianMechanism(BaseMechanism):
         self.delta_ = float(self.delta)
         one_release = GaussianAccountant([*self.accountant_.spends])
         one_release.spend("release", sensitivity=self.sensitivity_, sigma=1.0)
-        self.epsilon_ = one_release.epsilon(self.delta_)
+        self.epsilon_ = self._as_target(one_release.epsilon(self.delta_))
         release = GaussianAccountant()
         release.spend("release", sensitivity=self.sensitivity_, sigma=1.0)
         self.release_epsilon_ = release.epsilon(self.delta_)
@@ -473,7 +473,21 @@ class _GaussianMechanism(BaseMechanism):
         delta : float
         """
         check_is_fitted(self, "accountant_")
-        return self.accountant_.epsilon(self.delta_), self.delta_
+        return self._as_target(self.accountant_.epsilon(self.delta_)), self.delta_
+
+    def _as_target(self, epsilon):
+        """``epsilon``, or the ``epsilon`` the user asked for when it meets it to rounding.
+
+        Calibrating to a target and computing the guarantee back round-trips
+        through two solvers: ``epsilon=2`` came back as 2.0000000000000004. A
+        value at most 1e-12 above the target (rounding) or below it (the target
+        is then a true, slightly loose bound) reads as the target.
+        """
+        target = getattr(self, "epsilon", None)
+        if target is None or not np.isfinite(epsilon):
+            return epsilon
+        meets = float(target) * (1.0 - 1e-9) <= epsilon <= float(target) * (1.0 + 1e-12)
+        return float(target) if meets else epsilon
 
 
 def _without_numbers(problem):

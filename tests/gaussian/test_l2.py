@@ -249,3 +249,14 @@ def test_a_release_that_is_about_the_constant_mean_warns(data_home):
     with warnings.catch_warnings():  # a budget that keeps the signal: silent
         warnings.simplefilter("error", UserWarning)
         L2CompressionDP(epsilon=1000.0, fit_data="public").fit(X)
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0, 4.0, 10.0])
+def test_epsilon_reads_as_given(epsilon):
+    """``epsilon=2`` came back as 2.0000000000000004 (a round trip through two solvers)."""
+    X = np.random.default_rng(0).normal(size=(3000, 3))
+    mech = L2CompressionDP(epsilon=epsilon, random_state=0).fit(X)
+    mech.transform(X[:5])
+    assert mech.epsilon_ == epsilon and mech.privacy_spent()[0] == epsilon
+    mech.transform(X[:5])
+    assert mech.privacy_spent()[0] > 1.3 * epsilon  # a second release is counted
