@@ -13,9 +13,9 @@ from scipy.special import xlogy
 
 from sklearn_privacy.discrete import MergePath
 from sklearn_privacy.discrete._greedy import _TIE
-from sklearn_privacy.information import column_potentials, mutual_information
+from sklearn_privacy.information import column_potentials, entropy, mutual_information
 
-__all__ = ["greedy_merge_textbook"]
+__all__ = ["greedy_merge_stored", "greedy_merge_textbook"]
 
 # The fast greedy's slack (sklearn_privacy.discrete._greedy._TOL): merges within
 # rounding of the constraint are feasible, Lagrangian gains below it are not gains.
@@ -125,4 +125,120 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
         np.asarray(leakage),
         np.asarray(disclosure),
         labels,
+    )
+
+
+def _potentials_stored(merged, pairwise=False):
+    """``phi`` and ``p log p`` of merged ``[P(S, y), p(y)]`` columns, in the stored greedy's order.
+
+    The sum over S runs in order of ``s`` on C-ordered buffers; on Fortran-ordered
+    ones (``pairwise``) numpy sums each column pairwise, which rounds differently.
+    """
+    logs = np.empty(merged.shape, order="F" if pairwise else "C")
+    np.add(merged, 1e-300, out=logs)
+    np.log(logs, out=logs)
+    np.multiply(merged, logs, out=logs)
+    return np.add.reduce(logs[:-1], axis=0) - logs[-1], logs[-1]
+
+
+def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
+    """Reference greedy with the stored-cost arithmetic of the baseline (git 9184b27).
+
+    Keeps the full ``n x n`` matrix of Prop. 1 costs, computed and updated by the
+    operations of the incremental greedy of commit 9184b27 (initial pairs as
+    ``max((phi_a + phi_b) - phi_ab, 0)``, the merged symbol's row and column as
+    ``(phi_i - phi_ic) + phi_c``, the disclosure as ``xlogx(p_a + p_b) - (h_a +
+    h_b)``), and before every merge brute-forces the choice over all live pairs
+    by the tie rule. So its path (merges, and leakage and disclosure to the
+    bit) is the baseline's, reached without any of the fast greedy's
+    bookkeeping (triangle, row bounds, compaction); ``O(n^2)`` per merge, small
+    alphabets only.
+
+    One accident of the baseline's memory layout is part of its arithmetic: the
+    merged columns were summed over S on buffers shaped like its stacked
+    ``[P(S, X), p(X)]`` array, C-ordered unless the joint was Fortran-ordered,
+    and Fortran-ordered after its first compaction (at ``n >= 64`` symbols, once
+    half of them were merged away). numpy sums a Fortran-ordered column
+    pairwise, which rounds differently from the in-order sum for ``|S| >= 8``;
+    this reference does the same.
+
+    Parameters
+    ----------
+    joint, objective, threshold, lam
+        As in :func:`~sklearn_privacy.discrete._greedy.greedy_merge`.
+
+    Returns
+    -------
+    MergePath
+    """
+    joint = np.asarray(joint, dtype=float)
+    Q = np.vstack([joint, joint.sum(axis=0)])
+    n = Q.shape[1]
+    phi = column_potentials(joint)
+    p = Q[-1]
+    h = p * np.log(p + 1e-300)
+
+    def gain(ds, dx):
+        if objective == "funnel":
+            return np.multiply(dx, -lam) + ds
+        return np.multiply(dx, lam) - ds
+
+    pairwise = bool(Q.flags.f_contiguous and not Q.flags.c_contiguous)
+    Qc = np.ascontiguousarray(Q)
+    phi_m, h_m = _potentials_stored(Qc[:, :, None] + Qc[:, None, :])
+    D = np.maximum(phi[:, None] + phi[None, :] - phi_m, 0.0)
+    if lam is not None:
+        D = gain(D, h_m - (h[:, None] + h[None, :]))
+    # The matrix is symmetric to the bit: the upper triangle is the one computed.
+    D = np.triu(D, 1)
+    D = D + D.T
+    alive = np.ones(n, dtype=bool)
+    leakage = [mutual_information(joint)]
+    disclosure = [entropy(p)]
+    merges = []
+    labels = np.arange(n)
+    top = disclosure[0] if objective == "funnel" else leakage[0]
+    if threshold is not None and not (0.0 <= threshold <= top + _TOL):
+        raise ValueError(f"threshold must lie in [0, {top:.6g}] nats, got {threshold!r}.")
+    while alive.sum() > 1:
+        live = np.flatnonzero(alive)
+        a, b = np.triu_indices(live.size, 1)
+        a, b = live[a], live[b]
+        stored = D[a, b]
+        dx = (p[a] + p[b]) * np.log(p[a] + p[b] + 1e-300) - (h[a] + h[b])
+        if lam is not None:
+            g, ok = stored, stored > _TOL
+        elif objective == "funnel":
+            budget = disclosure[-1] - threshold + _TOL
+            g, ok = stored, dx <= budget
+        else:
+            budget = leakage[-1] - threshold + _TOL
+            g, ok = dx, stored <= budget
+        if not ok.any():
+            break
+        best = g[ok].max()
+        k = int(np.flatnonzero(ok & (g >= best - _TIE))[0])
+        i, j = int(a[k]), int(b[k])
+        q_i = Q[:, i] + Q[:, j]
+        Q[:, i] = 0.0
+        phi_m, h_m = _potentials_stored(Q + q_i[:, None], pairwise)
+        phi_i, h_i = float(phi_m[i]), float(h_m[i])
+        leakage.append(max(leakage[-1] - max(float(phi[i] + phi[j] - phi_i), 0.0), 0.0))
+        disclosure.append(max(disclosure[-1] - max(float(h_i - h[i] - h[j]), 0.0), 0.0))
+        merges.append((i, j))
+        labels[labels == j] = i
+        Q[:, i] = q_i
+        phi[i], h[i] = phi_i, h_i
+        alive[j] = False
+        row = (phi_i - phi_m) + phi
+        if lam is not None:
+            row = gain(row, h_m - (h + h_i))
+        D[i, :] = D[:, i] = row
+        # The baseline's first compaction (Fortran-ordered from then on).
+        pairwise |= n >= 64 and len(merges) >= 0.5 * n
+    return MergePath(
+        np.asarray(merges, dtype=np.int64).reshape(-1, 2),
+        np.asarray(leakage),
+        np.asarray(disclosure),
+        np.unique(labels, return_inverse=True)[1].reshape(-1),
     )

@@ -18,15 +18,19 @@ effect of merging ``y_i`` and ``y_j`` from the two columns alone:
 and ``Delta I(X;Y) = (p_i + p_j) log(p_i + p_j) - p_i log p_i - p_j log p_j``.
 After a merge only the pairs that involve the new symbol change: each iteration
 recomputes one row of costs (``O(n |S|)``) and keeps, for every row, an upper
-bound on its best feasible partner (checked lazily against the threshold), so
-that a full merge path costs ``O(n^2 |S|)`` instead of the ``O(n^3 |S|)`` of
-recomputing every pair each iteration (``greedy_merge_textbook`` in
-``benchmarks/_textbook_greedy.py``, the tests' oracle and the speed benchmark's
-baseline).
+bound on its best feasible partner to its right (checked lazily against the
+threshold), so that a full merge path costs ``O(n^2 |S|)`` instead of the
+``O(n^3 |S|)`` of recomputing every pair each iteration (``greedy_merge_textbook``
+in ``benchmarks/_textbook_greedy.py``, the tests' oracle and the speed
+benchmark's baseline). The costs are stored once per unordered pair, in a packed
+upper triangle (``n (n - 1) / 2`` floats).
 
 Ties are broken towards the lexicographically smallest pair ``(i, j)``,
 ``i < j``, of current symbols; a merged symbol keeps the index of its smaller
-member, so the symbols' order is stable.
+member, so the symbols' order is stable. The costs are those of the greedy of
+git 9184b27 to the bit (``greedy_merge_stored`` in
+``benchmarks/_textbook_greedy.py`` recomputes them that way), so both make the
+same merges, near ties included.
 """
 
 from dataclasses import dataclass
@@ -51,15 +55,25 @@ _TOL = 1e-12
 # textbook's from-scratch informations) differ by rounding; the textbook greedy
 # (benchmarks/_textbook_greedy.py) uses the same rule.
 _TIE = 1e-12
-# Elements per block when the initial cost matrix is computed: small enough for
-# the temporaries to stay in cache (memory bound otherwise).
-_BLOCK_ELEMENTS = 1 << 16
-# Slots are compacted when this fraction of them is merged away, above
-# _COMPACT_MIN slots: every merge computes logarithms for every slot.
+# Elements (|S| + 1 per pair) per call when the initial costs are computed:
+# small enough for the temporaries to stay in cache; one row at a time above it.
+_KERNEL_ELEMENTS = 1 << 17
+# Rows shorter than this are computed several at once (Python overhead per row).
+_SHORT_ROW = 256
+# The triangle is compacted when this fraction of its slots is merged away
+# (moving it costs O(n^2)), above _COMPACT_MIN slots; the columns of Q, over
+# which every merge computes its costs, at _COMPACT_COLUMNS (O(n |S|)).
 _COMPACT_FRACTION = 0.5
 _COMPACT_MIN = 64
+_COMPACT_COLUMNS = 0.1
+# The compaction schedule of the baseline (git 9184b27), which decided the order
+# of its sums over S (see _MergeState.__init__).
+_BASELINE_COMPACT_MIN = 64
+_BASELINE_COMPACT_FRACTION = 0.5
 # Added inside logarithms so that 0 log 0 = 0 without xlogy's overhead.
 _TINY = 1e-300
+# Above it, x + _TINY == x (the addition can be skipped and rounds the same).
+_SAFE_MIN = 1e-280
 # Best value of a row without candidates: below every gain, above the -inf of
 # merged-away slots in a new gain row.
 _NONE = -np.finfo(float).max
@@ -143,15 +157,30 @@ def _xlogx(x, out=None):
     return np.multiply(x, logs, out=out)
 
 
-class _MergeState:
-    """Current alphabet and its pair costs.
+def _offsets(n):
+    """Start of row ``t`` (columns ``t + 1 ... n - 1``) in a packed upper triangle."""
+    t = np.arange(n, dtype=np.int64)
+    return t * n - t * (t + 1) // 2
 
-    Only one ``n x n`` matrix is stored: ``D``, the leakage decrease ``Delta I(S;Y)``
-    of every pair (exactly symmetric, ``-inf`` on the diagonal and in the columns
-    of merged-away slots). The disclosure decrease of a pair depends on the two
-    probabilities alone and is recomputed where needed, ``O(n)`` per row
-    (:meth:`dx_row`); it is written ``xlogx(p_a + p_b) - (h_a + h_b)``, which is
-    symmetric to the bit and rounds the same whichever row computes it.
+
+class _MergeState:
+    """Current alphabet and its pair costs, one stored value per unordered pair.
+
+    ``D`` is the packed upper triangle of the pair costs: row ``t`` holds the
+    pairs ``(t, c)``, ``c > t``, at ``D[off[t] + c - t - 1]`` (the leakage
+    decrease ``Delta I(S;Y)``; in ``lam`` mode the Lagrangian gain), half the
+    memory of a square matrix. The greedy only needs each row's best pair to
+    its right: the lexicographically first tied pair ``(a, b)`` is the first
+    row ``a`` whose right part reaches the tie level, and its first such
+    column. The disclosure decrease depends on the two probabilities alone and
+    is recomputed where needed, ``O(n)`` per row (:meth:`dx_row`), as
+    ``xlogx(p_a + p_b) - (h_a + h_b)``, symmetric to the bit.
+
+    Two slot spaces: the triangle's (``n`` slots, compacted when half of them
+    are merged away: moving it costs ``O(n^2)``) and the columns' ``Q``
+    (compacted at a tenth, ``O(n |S|)``), over which every merge computes its
+    new costs; ``qt`` maps a column to its triangle slot (increasing) and
+    ``tq`` back (-1 once merged away).
     """
 
     def __init__(self, joint, objective, lam):
@@ -161,86 +190,72 @@ class _MergeState:
         self.Q = np.vstack([joint, joint.sum(axis=0)])
         self.n = self.n_symbols = n = self.Q.shape[1]
         self.phi = column_potentials(joint)
-        self.h = _xlogx(self.p)
+        self.h = _xlogx(self.Q[-1])
+        # Without entries below _SAFE_MIN (sums of entries neither), x + _TINY == x:
+        # the logarithms may skip that addition and round the same.
+        self.tiny = not bool(self.Q.min() >= _SAFE_MIN)
+        self.qt = np.arange(n)
+        self.tq = np.arange(n)
+        self.qdead = np.zeros(n)  # -inf at merged-away columns not yet compacted
+        self.n_qdead = 0
+        # Triangle-slot copies of p and p log p (for the disclosure rows).
+        self.p, self.ht = self.Q[-1].copy(), self.h.copy()
         self.active = np.ones(n, dtype=bool)
-        self.dead = np.zeros(n, dtype=bool)
+        self.n_dead = 0
+        self.dead = np.zeros(n)  # -inf at merged-away triangle slots
+        self.ids = np.arange(n)  # original index of each slot (slots get compacted)
         self.leakage = [mutual_information(joint)]
         self.disclosure = [entropy(self.p)]
         self.merges = []
-        self.D = np.empty((n, n))
-        self.ids = np.arange(n)  # original index of each slot (slots get compacted)
-        self._initial_costs()
+        # Whether numpy sums over S pairwise (Fortran-ordered buffers) rather than in
+        # order, as the baseline (git 9184b27) did: its buffers took the layout of
+        # this stacked array (Fortran-ordered for a Fortran-ordered joint), then
+        # Fortran order after its first compaction (a column gather), whose
+        # schedule base_n and base_dead follow; its copies were C-ordered again.
+        self.pairwise = bool(self.Q.flags.f_contiguous and not self.Q.flags.c_contiguous)
+        self.base_n, self.base_dead = n, 0
+        self._set_offsets(n)
+        self.D = np.empty(n * (n - 1) // 2)
         self._buffers()
-
-    @property
-    def p(self):
-        """Probability of each slot (a view)."""
-        return self.Q[-1]
+        self._initial_costs()
 
     @property
     def constrained(self):
         return self.lam is None
 
-    def _buffers(self):
-        self._merged = np.empty_like(self.Q)
-        self._logs = np.empty_like(self.Q)
-        self._phi_m = np.empty(self.n)
-        self._dx = np.empty(self.n)
+    def _set_offsets(self, n):
+        self.off = _offsets(n)
+        # Entry (a, c) of a column c is at col_off[a] + c.
+        self.col_off = self.off - np.arange(n) - 1
 
-    def _xlogx_potentials(self, merged, logs, phi_m):
+    @property
+    def _bottleneck(self):
+        return self.lam is None and self.objective == "bottleneck"
+
+    def _buffers(self):
+        # Fortran-ordered buffers make numpy sum over S pairwise (see __init__).
+        order = "F" if self.pairwise else "C"
+        self._merged = np.empty(self.Q.shape, order=order)
+        self._logs = np.empty(self.Q.shape, order=order)
+        self._phi_m = np.empty(self.Q.shape[1])
+        self._dx = np.empty(self.Q.shape[1])
+        self._g = np.empty(self.n)
+
+    def _potentials(self, merged, logs, phi_m):
         """``phi`` and ``p log p`` of merged columns (stacked along axis 0), in place.
 
         ``phi(q) = sum_s q log q - p log p`` summed in the order of ``s``, so
         that equal columns get bitwise equal costs wherever they stand.
         """
-        np.add(merged, _TINY, out=logs)
-        np.log(logs, out=logs)
+        if self.tiny:
+            np.add(merged, _TINY, out=logs)
+            np.log(logs, out=logs)
+        else:
+            np.log(merged, out=logs)
         np.multiply(merged, logs, out=logs)
         np.add.reduce(logs[:-1], axis=0, out=phi_m)
         np.subtract(phi_m, logs[-1], out=phi_m)
         return phi_m, logs[-1]
-
-    def _initial_costs(self):
-        """Stored costs of every pair, in row blocks of the upper triangle, then mirrored."""
-        Q, phi, n = self.Q, self.phi, self.n
-        depth = Q.shape[0]
-        rows = min(n, max(1, _BLOCK_ELEMENTS // max(1, n * depth)))
-        merged_buf = np.empty(rows * n * depth)
-        logs_buf = np.empty_like(merged_buf)
-        phi_buf = np.empty(rows * n)
-        D = self.D
-        for start in range(0, n, rows):
-            stop = min(n, start + rows)
-            shape = (depth, stop - start, n - start)
-            size = shape[0] * shape[1] * shape[2]
-            merged = merged_buf[:size].reshape(shape)
-            np.add(Q[:, start:stop, None], Q[:, None, start:], out=merged)
-            phi_m, h_m = self._xlogx_potentials(
-                merged, logs_buf[:size].reshape(shape), phi_buf[: size // depth].reshape(shape[1:])
-            )
-            ds = phi[start:stop, None] + phi[None, start:] - phi_m
-            np.maximum(ds, 0.0, out=ds)
-            if self.lam is not None:
-                dx = np.subtract(h_m, self.h[start:stop, None] + self.h[None, start:])
-                ds = self._gain(ds, dx, out=dx)[0]
-            # Upper triangle only (the two orders of a pair round differently);
-            # the lower one is its exact mirror, copied below tile by tile.
-            width = stop - start
-            D[start:stop, start:stop] = np.triu(ds[:, :width], 1)
-            D[start:stop, stop:] = ds[:, width:]
-        tile = 256
-        for a in range(0, n, tile):
-            upper = np.triu(D[a : a + tile, a : a + tile], 1)
-            D[a : a + tile, a : a + tile] = upper + upper.T
-            for b in range(a + tile, n, tile):
-                D[b : b + tile, a : a + tile] = D[a : a + tile, b : b + tile].T
-        np.fill_diagonal(D, -np.inf)
-
-    def dx_row(self, r, out=None):
-        """Disclosure decrease of merging slot ``r`` with every slot."""
-        out = np.add(self.p[r], self.p, out=out)
-        _xlogx(out, out=out)
-        return np.subtract(out, self.h[r] + self.h, out=out)
 
     def _gain(self, ds, dx, out=None):
         """What the greedy maximises, and what the threshold bounds (None for lam)."""
@@ -252,30 +267,114 @@ class _MergeState:
         g = np.multiply(dx, self.lam, out=out)
         return np.subtract(g, ds, out=g), None
 
+    # -- the initial costs ---------------------------------------------------
+
+    def _initial_costs(self):
+        """Stored cost of every pair, each row's best pair to its right (row by row)."""
+        Q, phi, h, n, D, off = self.Q, self.phi, self.h, self.n, self.D, self.off
+        depth = Q.shape[0]
+        best_val = np.full(n, -np.inf)
+        best_col = np.full(n, -1, dtype=np.int64)
+        need_dx = self.lam is not None or self._bottleneck
+        merged, logs = np.empty((depth, n)), np.empty((depth, n))
+        phi_m, dx = np.empty(n), np.empty(n)
+        t = 0
+        while t < n - 1:
+            m = n - t - 1
+            if m < _SHORT_ROW:
+                t = self._initial_block(t, best_val, best_col)
+                continue
+            # (phi_t + phi_c) - phi_tc, clipped at 0, the order of the square version.
+            mg = np.add(Q[:, t : t + 1], Q[:, t + 1 :], out=merged[:, :m])
+            pm, hm = self._potentials(mg, logs[:, :m], phi_m[:m])
+            seg = D[off[t] : off[t] + m]
+            np.add(phi[t], phi[t + 1 :], out=seg)
+            np.subtract(seg, pm, out=seg)
+            np.maximum(seg, 0.0, out=seg)
+            gain = seg
+            if need_dx:
+                d = np.add(h[t], h[t + 1 :], out=dx[:m])
+                np.subtract(hm, d, out=d)
+                if self.lam is not None:
+                    seg[:] = self._gain(seg, d, out=d)[0]
+                else:
+                    gain = d
+            c = int(gain.argmax())
+            best_val[t], best_col[t] = gain[c], t + 1 + c
+            t += 1
+        self._bests = (best_val, best_col)
+
+    def _initial_block(self, start, best_val, best_col):
+        """The short rows from ``start`` on, several at once (square blocks)."""
+        Q, phi, h, n, D, off = self.Q, self.phi, self.h, self.n, self.D, self.off
+        depth = Q.shape[0]
+        m = n - start
+        rows = max(1, min(n - 1 - start, _KERNEL_ELEMENTS // (depth * m)))
+        stop = start + rows
+        shape = (depth, rows, m)
+        merged = np.add(Q[:, start:stop, None], Q[:, None, start:])
+        phi_m, h_m = self._potentials(merged, np.empty(shape), np.empty(shape[1:]))
+        ds = phi[start:stop, None] + phi[None, start:] - phi_m
+        np.maximum(ds, 0.0, out=ds)
+        stored = gain = ds
+        if self.lam is not None or self._bottleneck:
+            dx = np.subtract(h_m, h[start:stop, None] + h[None, start:])
+            if self._bottleneck:
+                gain = dx
+            else:
+                stored = gain = self._gain(ds, dx, out=dx)[0]
+        for k in range(rows):
+            t = start + k
+            D[off[t] : off[t] + n - t - 1] = stored[k, k + 1 :]
+            right = gain[k, k + 1 :]
+            c = int(right.argmax())
+            best_val[t], best_col[t] = right[c], t + 1 + c
+        return stop
+
+    # -- rows ----------------------------------------------------------------
+
+    def _row(self, r):
+        """Stored costs of the pairs ``(r, c)``, ``c > r`` (a view)."""
+        return self.D[self.off[r] : self.off[r] + self.n - r - 1]
+
+    def _current_row(self, r):
+        """Stored gains of row ``r`` with ``-inf`` at merged-away columns (a buffer)."""
+        return np.add(self._row(r), self.dead[r + 1 :], out=self._g[: self.n - r - 1])
+
+    def dx_row(self, r, out=None):
+        """Disclosure decrease of merging slot ``r`` with every slot after it."""
+        out = np.add(self.p[r], self.p[r + 1 :], out=out)
+        _xlogx(out, out=out)
+        return np.subtract(out, self.ht[r] + self.ht[r + 1 :], out=out)
+
     def row(self, r, budget):
-        """Best feasible entry ``(value, column)`` of row ``r`` (``(-inf, -1)`` if none),
-        the row of feasible gains (``-inf`` elsewhere) and its constrained costs
-        (None for lam; None when not computed: only for the funnel, whose gains
-        are stored and whose costs are checked at the best entry first)."""
-        D = self.D
+        """Best feasible entry ``(value, column)`` among the pairs ``(r, c > r)``
+        (``(-inf, -1)`` if none), the feasible gains of those pairs (``-inf``
+        elsewhere; index ``c - r - 1``) and their constrained costs (None for
+        lam; None when not computed: only for the funnel, whose gains are
+        stored and whose costs are checked at the best entry first)."""
+        return self._best(r, self._current_row(r), budget)
+
+    def _best(self, r, g, budget):
+        start = r + 1
+        if not g.size:
+            return (-np.inf, -1), g, None
         if self.lam is not None:
-            g = np.where(D[r] > _TOL, D[r], -np.inf)
+            g[g <= _TOL] = -np.inf
             c = None
         elif self.objective == "funnel":
-            g = D[r]
             k = int(g.argmax())
-            if g[k] == -np.inf or self.funnel_feasible(r, k, budget):
-                return (float(g[k]), k), g, None
+            if g[k] == -np.inf or self.funnel_feasible(r, start + k, budget):
+                return (float(g[k]), start + k if g[k] > -np.inf else -1), g, None
             c = self.dx_row(r)
-            g = np.where(c <= budget, g, -np.inf)
+            g[c > budget] = -np.inf
         else:
-            c = D[r]
+            c = g
             g = self.dx_row(r)
             g[c > budget] = -np.inf
-            g[self.dead] = -np.inf
-            g[r] = -np.inf
+            g[self.dead[start:] == -np.inf] = -np.inf
         k = int(g.argmax())
-        return (float(g[k]), k if g[k] > -np.inf else -1), g, c
+        return (float(g[k]), start + k if g[k] > -np.inf else -1), g, c
 
     def funnel_feasible(self, r, k, budget):
         """Whether ``dx(r, k) <= budget`` (funnel), without a logarithm when clear.
@@ -289,17 +388,18 @@ class _MergeState:
         return self.pair_values([r], [k])[1][0] <= budget
 
     def feasible_columns(self, r, g, c, low, budget):
-        """Columns of row ``r`` whose feasible gain is ``>= low``, in order."""
-        cols = np.flatnonzero(g >= low)
+        """Columns ``> r`` of row ``r`` whose feasible gain is ``>= low``, in order.
+
+        ``g, c`` are what :meth:`row` returned for ``r``.
+        """
+        cols = np.flatnonzero(g >= low) + (r + 1)
         if c is None and self.lam is None and cols.size:
             cost = self.pair_values(np.full(cols.size, r), cols)[1]
             cols = cols[cost <= budget]
         return cols
 
-    def cost(self, r, c, cost_row):
+    def cost(self, r, c):
         """Constrained cost of pair ``(r, c)`` (threshold mode)."""
-        if cost_row is not None:
-            return cost_row[c]
         return self.pair_values([r], [c])[1][0]
 
     def budget(self, threshold):
@@ -307,84 +407,132 @@ class _MergeState:
         current = self.disclosure[-1] if self.objective == "funnel" else self.leakage[-1]
         return current - threshold + _TOL
 
-    def merge(self, i, j):
-        """Merge symbol ``j`` into ``i`` (``i < j``); update row/column i of ``D``.
+    # -- merges --------------------------------------------------------------
 
-        Returns the new gain row of ``i`` (-inf at ``i`` and at merged-away
-        slots, feasibility not applied); it is overwritten by the next merge.
+    def merge(self, i, j):
+        """Merge symbol ``j`` into ``i`` (``i < j``); write the pairs right of ``i``.
+
+        Returns ``(left, g_left, right, g_right)``: the live slots before and
+        after ``i`` and the new gains of their pairs with ``i`` (feasibility
+        not applied); the arrays are overwritten by the next merge.
         """
         Q, phi, h = self.Q, self.phi, self.h
-        q_i = Q[:, i] + Q[:, j]
-        # Column i against every slot (Prop. 1); slot i is zeroed first so that
-        # entry i of the merged columns is the merged symbol itself.
-        Q[:, i] = 0.0
+        qi, qj = self.tq[i], self.tq[j]
+        q_i = Q[:, qi] + Q[:, qj]
+        # Column i against every column (Prop. 1); column i is zeroed first so
+        # that entry i of the merged columns is the merged symbol itself.
+        Q[:, qi] = 0.0
         merged = np.add(Q, q_i[:, None], out=self._merged)
-        phi_m, h_m = self._xlogx_potentials(merged, self._logs, self._phi_m)
-        phi_i, h_i = float(phi_m[i]), float(h_m[i])
-        ds = max(float(phi[i] + phi[j] - phi_i), 0.0)
-        dx = max(float(h_i - h[i] - h[j]), 0.0)
+        phi_m, h_m = self._potentials(merged, self._logs, self._phi_m)
+        phi_i, h_i = float(phi_m[qi]), float(h_m[qi])
+        ds = max(float(phi[qi] + phi[qj] - phi_i), 0.0)
+        dx = max(float(h_i - h[qi] - h[qj]), 0.0)
         self.leakage.append(max(self.leakage[-1] - ds, 0.0))
         self.disclosure.append(max(self.disclosure[-1] - dx, 0.0))
         self.merges.append((int(self.ids[i]), int(self.ids[j])))
-        Q[:, i] = q_i
-        phi[i], h[i] = phi_i, h_i
+        Q[:, qi] = q_i
+        phi[qi], h[qi] = phi_i, h_i
+        self.p[i], self.ht[i] = Q[-1, qi], h_i
         self.active[j] = False
-        self.dead[j] = True
+        self.n_dead += 1
+        self.base_dead += 1
+        self.dead[j] = -np.inf
+        self.tq[j] = -1
+        self.qdead[qj] = -np.inf
+        self.n_qdead += 1
         # (phi_i - phi_m) + phi rounds exactly as -((phi_m - phi_i) - phi).
         ds_row = np.subtract(phi_i, phi_m, out=phi_m)
         np.add(ds_row, phi, out=ds_row)
-        # h_m - (h_i + h): what dx_row computes for any row against column i.
-        dx_row = np.add(h, h_i, out=self._dx)
-        np.subtract(h_m, dx_row, out=dx_row)
-        g, _ = self._gain(ds_row, dx_row, out=self._dx)
-        stored = ds_row if self.lam is None else g
-        for row in (g, stored):
-            row[self.dead] = -np.inf
-            row[i] = -np.inf
-        D = self.D
-        D[i] = stored
-        D[:, i] = stored
-        D[:, j] = -np.inf
-        return g
+        if self.lam is None and self.objective == "funnel":
+            g = stored = ds_row
+        else:
+            # h_m - (h_i + h): what dx_row computes for any row against column i.
+            dx_row = np.add(h, h_i, out=self._dx)
+            np.subtract(h_m, dx_row, out=dx_row)
+            g, _ = self._gain(ds_row, dx_row, out=self._dx)
+            stored = ds_row if self.lam is None else g
+        for row in (g, stored) if g is not stored else (g,):
+            if self.n_qdead:
+                row += self.qdead
+            row[qi] = -np.inf
+        # Pairs (i, c > i) are row i (contiguous); pairs (a < i, i) are column i
+        # of the rows before (one cache line each: the costly part of a merge).
+        k = qi
+        left, right = self.qt[:k], self.qt[k + 1 :]
+        self.D[right + (self.off[i] - i - 1)] = stored[k + 1 :]
+        self.D[self.col_off[left] + i] = stored[:k]
+        return left, g[:k], right, g[k + 1 :]
+
+    def compact_columns(self):
+        """Drop merged-away columns of ``Q`` (``O(n |S|)``)."""
+        keep = np.flatnonzero(self.qdead == 0.0)
+        remap = np.full(self.Q.shape[1] + 1, -1, dtype=np.int64)
+        remap[keep] = np.arange(keep.size)
+        self.Q = self.Q[:, keep]
+        self.phi, self.h, self.qt = self.phi[keep], self.h[keep], self.qt[keep]
+        self.tq = remap[self.tq]
+        self.qdead = np.zeros(keep.size)
+        self.n_qdead = 0
+        self._buffers()
 
     def compact(self):
-        """Drop merged-away slots, moving ``D``'s live block in place (no second matrix).
+        """Drop merged-away slots, moving the triangle in place (no second one).
 
         Returns the kept slot indices (in order) and the map from old slots to
         new ones, of length ``n + 1`` so that index -1 maps to -1.
         """
+        if self.n_qdead:
+            self.compact_columns()
         keep = np.flatnonzero(self.active)
         m = keep.size
         remap = np.full(self.n + 1, -1, dtype=np.int64)
         remap[keep] = np.arange(m)
-        D = self.D
-        flat = D.reshape(-1)  # a view: D is C-contiguous
-        # Row k of the new matrix is written to flat[k m : (k + 1) m], below the
-        # old row keep[k] >= k (which starts at keep[k] n >= k m): never read again.
-        for k, r in enumerate(keep):
-            flat[k * m : (k + 1) * m] = D[r, keep]
-        self.D = flat[: m * m].reshape(m, m)
-        self.Q = self.Q[:, keep]
-        self.phi, self.h, self.ids = self.phi[keep], self.h[keep], self.ids[keep]
+        D, off = self.D, self.off
+        new_off = _offsets(m)
+        # New row k (a gather of old row keep[k]) is written at new_off[k] <=
+        # off[keep[k]], before any later old row: nothing unread is overwritten.
+        for k in range(m - 1):
+            r = keep[k]
+            D[new_off[k] : new_off[k] + m - k - 1] = D[off[r] - r - 1 + keep[k + 1 :]]
+        self.D = D[: m * (m - 1) // 2]
+        self._set_offsets(m)
+        self.p, self.ht, self.ids = self.p[keep], self.ht[keep], self.ids[keep]
+        self.qt = remap[self.qt]
+        self.tq = self.tq[keep]
         self.active = np.ones(m, dtype=bool)
-        self.dead = np.zeros(m, dtype=bool)
-        self.n = m
-        self._buffers()
+        self.dead = np.zeros(m)
+        self.n, self.n_dead = m, 0
         return keep, remap
 
     def copy(self):
         new = object.__new__(_MergeState)
         for key, value in self.__dict__.items():
             new.__dict__[key] = value.copy() if hasattr(value, "copy") else value
+        # The baseline's copies were C-ordered again (ndarray.copy), until its next compaction.
+        new.pairwise = False
+        new._buffers()
         return new
+
+    def baseline_compaction(self):
+        """Follow the baseline's compaction schedule (after a merge in the loop)."""
+        if (
+            self.base_n >= _BASELINE_COMPACT_MIN
+            and self.base_dead >= _BASELINE_COMPACT_FRACTION * self.base_n
+        ):
+            self.base_n -= self.base_dead
+            self.base_dead = 0
+            if not self.pairwise:
+                self.pairwise = True
+                self._buffers()
 
     def pair_values(self, a, b):
         """Gains and constrained costs (None for lam) of the pairs ``(a[k], b[k])``."""
         a, b = np.asarray(a), np.asarray(b)
-        stored = self.D[a, b]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        stored = self.D[self.off[lo] + (hi - lo - 1)]
         if self.lam is not None:
             return stored, None
-        dx = _xlogx(self.p[a] + self.p[b]) - (self.h[a] + self.h[b])
+        dx = _xlogx(self.p[a] + self.p[b]) - (self.ht[a] + self.ht[b])
         return (stored, dx) if self.objective == "funnel" else (dx, stored)
 
     def best_pairs(self, budgets):
@@ -406,25 +554,22 @@ class _MergeState:
         return out
 
     def initial_bests(self):
-        """Each row's best entry (first largest, feasibility not applied), in row blocks."""
+        """Each row's best pair to its right (first largest, feasibility not applied)."""
+        if getattr(self, "_bests", None) is not None:
+            bests, self._bests = self._bests, None
+            return bests
         n = self.n
-        best_col = np.empty(n, dtype=np.int64)
-        best_val = np.empty(n)
-        rows = max(1, _BLOCK_ELEMENTS // max(1, n))
-        dx = np.empty((rows, n))
-        for start in range(0, n, rows):
-            stop = min(n, start + rows)
-            g = self.D[start:stop]  # -inf on the diagonal and at merged-away slots
-            if self.lam is None and self.objective == "bottleneck":
-                g = dx[: stop - start]
-                np.add(self.p[start:stop, None], self.p[None, :], out=g)
-                _xlogx(g, out=g)
-                np.subtract(g, self.h[start:stop, None] + self.h[None, :], out=g)
-                g[np.arange(stop - start), np.arange(start, stop)] = -np.inf
-                g[:, self.dead] = -np.inf
-            k = g.argmax(axis=1)
-            best_col[start:stop] = k
-            best_val[start:stop] = g[np.arange(stop - start), k]
+        best_col = np.full(n, -1, dtype=np.int64)
+        best_val = np.full(n, -np.inf)
+        for t in np.flatnonzero(self.active[:-1]):
+            start = t + 1
+            if self._bottleneck:
+                g = self.dx_row(t)
+                g[self.dead[start:] == -np.inf] = -np.inf
+            else:
+                g = self._row(t) + self.dead[start:]
+            c = int(g.argmax())
+            best_val[t], best_col[t] = g[c], start + c
         return best_val, best_col
 
     def result(self):
@@ -451,20 +596,20 @@ def _run(state, threshold, max_merges=None, until=None, bar=None):
     the work.
 
     Each live row ``r`` keeps ``(best_val[r], best_col[r])``, an upper bound
-    on its feasible entries. A *clean* row's bound is an entry that comes, in
-    the order (gain descending, column ascending), before every feasible
-    entry of the row; a *dirty* row's bound is only a value (its entry was
-    merged or changed). Bounds stay valid because the feasible sets only
-    shrink and the one changed column (the merged symbol's) is compared with
-    every bound at each merge. The row of the largest bound (the first such
-    row) is recomputed exactly (``O(n)``); when its exact best equals its
-    bound it is the best feasible gain ``M``. A merge marks dirty only the
-    rows whose entry it removed or lowered and recomputes none of them: they
-    are recomputed when they reach the top. The merged pair is then the
-    lexicographically smallest feasible pair with gain ``>= M - _TIE``:
-    the first row whose exact best reaches ``M - _TIE`` (only rows before
-    the top one with bounds that high are recomputed) and its first such
-    column. ``bar`` (a progress bar) advances by one per merge.
+    on its feasible entries ``(r, c > r)``. A *clean* row's bound is an entry
+    that comes, in the order (gain descending, column ascending), before every
+    feasible entry of the row; a *dirty* row's bound is only a value (its
+    entry was merged or changed). Bounds stay valid because the feasible sets
+    only shrink and the one changed column (the merged symbol's) is compared
+    with every bound before it at each merge. The row of the largest bound
+    (the first such row) is recomputed exactly (``O(n)``); when its exact best
+    equals its bound it is the best feasible gain ``M``. A merge marks dirty
+    only the rows whose entry it removed or lowered and recomputes none of
+    them: they are recomputed when they reach the top. The merged pair is
+    then the lexicographically smallest feasible pair with gain ``>= M -
+    _TIE``: the first row whose exact best reaches ``M - _TIE`` (only rows
+    before the top one with bounds that high are recomputed) and its first
+    such column. ``bar`` (a progress bar) advances by one per merge.
     """
     n = state.n
     constrained = state.constrained
@@ -474,7 +619,6 @@ def _run(state, threshold, max_merges=None, until=None, bar=None):
     none = best_val == -np.inf
     best_val[none], best_col[none] = _NONE, -1
     dirty = np.zeros(n, dtype=bool)
-    n_merged = n - int(np.count_nonzero(state.active))  # merged-away slots not yet compacted
     done = 0
 
     def refresh(r):
@@ -497,54 +641,61 @@ def _run(state, threshold, max_merges=None, until=None, bar=None):
         top_col = int(best_col[r])
         low = bound - _TIE
         a = r
-        for row in np.flatnonzero(best_val[:r] >= low):
+        tied = np.flatnonzero(best_val[:r] >= low)
+        for row in tied:
             g_a, c_a = refresh(int(row))
             if best_val[row] >= low:
                 a, g, c = int(row), g_a, c_a
                 break
+        if a == r and tied.size:
+            g, c = refresh(r)  # the rows refreshed since overwrote its buffer
         b = int(state.feasible_columns(a, g, c, low, budget)[0])
         if until is not None:
             tight = state.budget(until)
-            if state.cost(r, top_col, None) > tight or state.cost(a, b, c) > tight:
+            if state.cost(r, top_col) > tight or state.cost(a, b) > tight:
                 break
-        i, j = (a, b) if a < b else (b, a)
-        g = state.merge(i, j)
+        i, j = a, b  # b > a: a row holds the pairs to its right
+        left, g_left, right, g_right = state.merge(i, j)
         done += 1
         if bar is not None:
             bar.update()
-        n_merged += 1
         if constrained:
             budget = state.budget(threshold)
         best_val[j], best_col[j], dirty[j] = _NONE, -1, False
-        # Rows whose entry was i or j lose it; those that i now beats get it
-        # (clean rows also on a tie with a later column). The rest go dirty,
-        # keeping their bound. g is -inf at merged-away slots, below _NONE.
-        stale = best_col == j
-        stale |= best_col == i
-        better = g > best_val
-        tie = g == best_val
+        # Rows whose entry was i or j lose it; those before i that i now beats
+        # get it (clean rows also on a tie with a later column). The rest go
+        # dirty, keeping their bound. The gains are -inf at merged-away slots.
+        # Only rows before j can hold j or i.
+        stale = np.zeros(n, dtype=bool)
+        np.equal(best_col[:j], j, out=stale[:j])
+        stale[:i] |= best_col[:i] == i
+        bv = best_val[left]
+        better = g_left > bv
+        tie = g_left == bv
         if tie.any():
-            tie &= best_col >= i
-            tie &= ~dirty
+            tie &= best_col[left] >= i
+            tie &= ~dirty[left]
             better |= tie
-        rows = better.nonzero()[0]
-        best_val[rows] = g[rows]
+        rows = left[better]
+        best_val[rows] = g_left[better]
         best_col[rows] = i
         dirty[rows] = False
-        stale &= ~better
+        stale[rows] = False
         dirty |= stale
-        k = int(g.argmax())
-        if g[k] == -np.inf:
-            best_val[i], best_col[i] = _NONE, -1
+        k = int(g_right.argmax()) if g_right.size else -1
+        if k >= 0 and g_right[k] > -np.inf:
+            best_val[i], best_col[i] = g_right[k], int(right[k])
         else:
-            best_val[i], best_col[i] = g[k], k
+            best_val[i], best_col[i] = _NONE, -1
         dirty[i] = False
-        if n >= _COMPACT_MIN and n_merged >= _COMPACT_FRACTION * n:
+        state.baseline_compaction()
+        if n >= _COMPACT_MIN and state.n_dead >= _COMPACT_FRACTION * n:
             keep, remap = state.compact()
             n = state.n
             best_val, best_col = best_val[keep], remap[best_col[keep]]
             dirty = dirty[keep]
-            n_merged = 0
+        elif state.n_qdead >= _COMPACT_COLUMNS * state.Q.shape[1]:
+            state.compact_columns()
     return state
 
 
