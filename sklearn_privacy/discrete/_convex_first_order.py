@@ -65,36 +65,48 @@ class DistortionLevels:
         self.shape = (n_y, m)
         level = inverse.reshape(n_y, n_u)
         counts = np.bincount(level.ravel(), minlength=m)
-        # Levels with few entries (the diagonal of Hamming) are summed from their
-        # indices; the others through a 0/1 mask (one pass each).
+        # Levels with few entries (the diagonal of Hamming) are handled through
+        # their indices; the others through a 0/1 mask (one pass each, made when
+        # first needed: the first-order loops use the cell index instead).
         small = counts <= n_y * n_u // 16
         self._dominant = int(np.argmax(counts))
         small[self._dominant] = False
         self.sparse = {}
-        self.masks = {}
-        for j in range(m):
-            if small[j]:
-                flat = np.flatnonzero(level == j)
-                self.sparse[j] = (flat, flat // n_u)
-            else:
-                self.masks[j] = (level == j).astype(float)
+        for j in np.flatnonzero(small):
+            flat = np.flatnonzero(level == j)
+            self.sparse[int(j)] = (flat, flat // n_u)
+        self._dense_levels = [int(j) for j in np.flatnonzero(~small)]
+        self._masks = None
+        self._block_cells = None
         # The flat index of each entry's (row, level) cell in an (n_y, n_levels) table.
         index = np.int32 if n_y * m < 2**31 else np.int64
         self.cell = np.arange(n_y, dtype=index)[:, None] * m + level.astype(index)
-        self._cell_scale = len(self.masks) > 1
+        self._cell_scale = len(self._dense_levels) > 1
         self.level = level.astype(np.uint8)
+        self._order = None  # the level-sorted order of each row (minima_of_product)
         # d - d_dominant per level: the row softmaxes only need d up to a constant.
         self.shift = values - values[self._dominant]
 
+    def block_cells(self, block):
+        """Per entry, its cell ``(row - block start) * n_levels + level`` (made once per
+        ``block``): the index into a block's ``(rows, n_levels)`` table."""
+        if self._block_cells is None or self._block_cells[0] != block:
+            n_y, m = self.shape
+            rows = (np.arange(n_y, dtype=np.intp) % block)[:, None]
+            self._block_cells = (block, rows * m + self.level)
+        return self._block_cells[1]
+
+    @property
+    def masks(self):
+        """``{level: 0/1 float mask}`` of the levels with many entries (made once)."""
+        if self._masks is None:
+            self._masks = {j: (self.level == j).astype(float) for j in self._dense_levels}
+        return self._masks
+
     def sums(self, A):
         """Per row and level, the sum of the entries of ``A`` at that level."""
-        out = np.zeros(self.shape)
-        flat_a = A.ravel()
-        for j, (flat, rows) in self.sparse.items():
-            out[:, j] = np.bincount(rows, weights=flat_a[flat], minlength=self.shape[0])
-        for j, mask in self.masks.items():
-            out[:, j] = np.einsum("ij,ij->i", A, mask)
-        return out
+        n_y, m = self.shape
+        return np.bincount(self.cell.ravel(), weights=A.ravel(), minlength=n_y * m).reshape(n_y, m)
 
     def minima(self, A):
         """Per row and level, the least entry of ``A`` at that level (``inf`` if none)."""
@@ -106,21 +118,33 @@ class DistortionLevels:
             out[:, j] = np.where(mask > 0, A, np.inf).min(axis=1)
         return out
 
-    def minima_of_product(self, P, B, *, block=32):
-        """``self.minima(P @ B)`` without forming ``P @ B``: row blocks kept in cache."""
+    def minima_of_product(self, P, B, *, block=64):
+        """``self.minima(P @ B)`` without forming ``P @ B``: row blocks kept in cache.
+
+        Each row's entries are gathered in the order of their level (a
+        permutation computed once), so that one ``minimum.reduceat`` gives the
+        least entry of every level: two passes over a block instead of three
+        per level.
+        """
         n_y, m = self.shape
-        out = np.empty(self.shape)
+        n_u = self.level.shape[1]
+        if self._order is None:
+            index = np.int16 if n_u <= np.iinfo(np.int16).max else np.intp
+            self._order = np.argsort(self.level, axis=1, kind="stable").astype(index)
+            counts = np.zeros(self.shape, dtype=np.intp)
+            for k in range(m):
+                counts[:, k] = np.count_nonzero(self.level == k, axis=1)
+            self._segments = np.cumsum(counts, axis=1) - counts  # start within the row
+            self._nonempty = counts > 0
+        out = np.full(self.shape, np.inf)
         scratch = np.empty((min(block, n_y), B.shape[1]))
-        masked = np.empty_like(scratch)
         for i in range(0, n_y, block):
             j = min(n_y, i + block)
             G = np.matmul(P[i:j], B, out=scratch[: j - i])
-            level = self.level[i:j]
-            w = masked[: j - i]
-            for k in range(m):
-                w.fill(np.inf)
-                np.copyto(w, G, where=level == k)
-                w.min(axis=1, out=out[i:j, k])
+            ordered = np.take_along_axis(G, self._order[i:j], axis=1)
+            nonempty = self._nonempty[i:j]
+            starts = (self._segments[i:j] + n_u * np.arange(j - i)[:, None])[nonempty]
+            out[i:j][nonempty] = np.minimum.reduceat(ordered.ravel(), starts)
         return out
 
     def add_scaled(self, A, c):
@@ -135,16 +159,16 @@ class DistortionLevels:
         flat_a = A.ravel()
         for j, (flat, _) in self.sparse.items():
             flat_a[flat] += c * (self.values[j] - self.values[dominant])
-        for j, mask in self.masks.items():
+        for j in self._dense_levels:
             if j != dominant:
-                A += (c * (self.values[j] - self.values[dominant])) * mask
+                A += (c * (self.values[j] - self.values[dominant])) * self.masks[j]
         return A
 
     def scale(self, E, factor, out):
         """``out = E * factor[row, level]`` for a table ``factor`` of shape (n_y, n_levels)."""
         if self._cell_scale:
             return np.multiply(E, np.take(factor.ravel(), self.cell), out=out)
-        (j,) = self.masks
+        (j,) = self._dense_levels
         np.multiply(E, factor[:, j : j + 1], out=out)
         flat_e, flat_out = E.ravel(), out.ravel()
         for k, (flat, rows) in self.sparse.items():
@@ -168,12 +192,16 @@ class DistortionLevels:
         """
         flat = distortion.ravel()
         # A cheap look at a sample first: a matrix of many values is not sorted in full.
-        if np.unique(flat[:: max(1, flat.size // 4096)]).size > max_levels:
-            return None
-        values, inverse = np.unique(flat, return_inverse=True)
-        if values.size > max_levels:
-            return None
-        return cls(distortion, values, inverse)
+        values = np.unique(flat[:: max(1, flat.size // 4096)])
+        while values.size <= max_levels:
+            # Each entry's value among those seen (a binary search, no sort of the
+            # whole matrix); values the sample missed are added and searched again.
+            inverse = np.minimum(np.searchsorted(values, flat), values.size - 1)
+            missed = values[inverse] != flat
+            if not missed.any():
+                return cls(distortion, values, inverse)
+            values = np.union1d(values, np.unique(flat[missed]))
+        return None
 
 
 def _level_moments(log_sums, values, lam):
@@ -365,6 +393,9 @@ def mirror_step_levels(
     scratch = np.empty((min(block, n_y), n_u))
     neg_a = -A
     shift = lam_total * levels.shift
+    # Each entry's (row in its block, level) cell, as the platform's index type:
+    # no index arithmetic or conversion in the loops.
+    local = levels.block_cells(block)
     for i in range(0, n_y, block):
         j = min(n_y, i + block)
         t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
@@ -375,14 +406,13 @@ def mirror_step_levels(
         np.maximum(t, _LOG_FLOOR, out=t)
         E = np.exp(t, out=out[i:j])
         sums[i:j] = np.bincount(
-            (levels.cell[i:j] - i * m).ravel(), weights=E.ravel(), minlength=(j - i) * m
+            local[i:j].ravel(), weights=E.ravel(), minlength=(j - i) * m
         ).reshape(j - i, m)
     lam, factor = _budget_multiplier(sums, levels.values, p_y, budget, lam, 1e-9)
-    flat = factor.ravel()
     release = None if joint is None else np.zeros((joint.shape[0], n_u))
     for i in range(0, n_y, block):
         j = min(n_y, i + block)
-        out[i:j] *= np.take(flat, levels.cell[i:j])
+        out[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
         if joint is not None:
             release += joint[:, i:j] @ out[i:j]
     return out, lam, release

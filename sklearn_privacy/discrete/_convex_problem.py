@@ -132,16 +132,25 @@ def _clean_mapping(Q, p_y, distortion, budget):
     mapping by the least weight that meets the budget moves the objective by
     the same order (the objective is continuous in ``Q``).
     """
-    Q = np.clip(np.nan_to_num(np.asarray(Q, dtype=float)), 0.0, None)
-    sums = Q.sum(axis=1, keepdims=True)
-    Q = np.where(sums > 0, Q / np.where(sums > 0, sums, 1.0), 1.0 / Q.shape[1])
+    # In place on one copy: a fresh array per step costs more in page faults than
+    # the arithmetic on a large alphabet.
+    Q = np.array(Q, dtype=float)
+    np.nan_to_num(Q, copy=False)
+    np.maximum(Q, 0.0, out=Q)
+    sums = Q.sum(axis=1)
+    empty = sums <= 0
+    Q /= np.where(empty, 1.0, sums)[:, None]
+    if empty.any():
+        Q[empty] = 1.0 / Q.shape[1]
     if budget is not None:
-        expected = float(p_y @ (Q * distortion).sum(axis=1))
+        expected = float(p_y @ np.einsum("ij,ij->i", Q, distortion))
         if expected > budget:
-            Q0 = _closest_mapping(distortion)
-            least = float(p_y @ (Q0 * distortion).sum(axis=1))
+            closest = np.argmin(distortion, axis=1)
+            rows = np.arange(Q.shape[0])
+            least = float(p_y @ distortion[rows, closest])
             t = min(1.0, (expected - budget) / max(expected - least, _TINY) * (1 + 1e-12))
-            Q = (1 - t) * Q + t * Q0
+            Q *= 1 - t
+            Q[rows, closest] += t
     return Q
 
 

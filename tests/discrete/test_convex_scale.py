@@ -332,3 +332,113 @@ def test_budget_at_the_least_distortion_has_one_feasible_mapping(objective):
     key = f"{objective}_leakage"
     exact = mutual_information if objective == "average" else max_information_leakage
     assert conic[key] == pytest.approx(exact(joint[:, :8] / joint[:, :8].sum()), abs=1e-5)
+
+
+def _random_problem(seed, n=7, n_s=3, kind="hamming"):
+    rng = np.random.default_rng(seed)
+    joint = rng.dirichlet(np.full(n_s * n, 0.7)).reshape(n_s, n)
+    D = distortion_matrix(np.arange(n), kind=kind)
+    D = D / D.max()
+    least_indep = _least_independent_distortion(joint, D)
+    # a budget between the least distortion (0) and an independent release
+    budget = float(rng.uniform(0.2, 0.8) * least_indep)
+    return joint, D, budget
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_first_order_maximum_bracket_holds_the_conic_optimum(seed):
+    # Soundness of the certified bracket on many small random cases: the lower end
+    # (cut certificate) never exceeds the conic optimum (Clarabel's line search,
+    # tol 1e-9), and the upper end is the mapping's own, verified leakage.
+    kind = ("hamming", "absolute", "squared")[seed % 3]
+    joint, D, budget = _random_problem(seed, n=5 + seed % 4, n_s=2 + seed % 3, kind=kind)
+    conic = min_maximum_leakage_mapping(joint, D, budget, tol=1e-9)
+    fo = min_maximum_leakage_mapping(joint, D, budget, solver="first-order")
+    assert fo["distortion"] <= budget + 1e-9
+    assert fo["maximum_leakage"] == pytest.approx(max_information_leakage(joint @ fo["mapping"]))
+    lower = fo["maximum_leakage"] - fo["gap"]
+    assert lower <= conic["maximum_leakage"] + 1e-6
+    assert fo["maximum_leakage"] >= conic["maximum_leakage"] - 1e-6
+    if joint.shape[0] == 2:
+        # binary S: the independent linear-programming oracle agrees with the conic path
+        oracle = _binary_maximum_leakage_oracle(joint, D, budget)
+        assert conic["maximum_leakage"] == pytest.approx(oracle, abs=1e-5)
+        assert lower <= oracle + 1e-6
+
+
+def test_cut_certificate_never_refutes_a_feasible_level():
+    # Weak duality of the cut bound: at a level above the optimum no cuts and no
+    # weights prove infeasibility (random ones, and the linear program's best);
+    # below it, the optimum's own posteriors do.
+    from sklearn_privacy.discrete._convex_max_leakage import (
+        _log_posteriors,
+        _solve_level,
+        certified_lower_end,
+        cut_certificate,
+    )
+
+    rng = np.random.default_rng(3)
+    joint = rng.dirichlet(np.ones(3 * 6)).reshape(3, 6)
+    D = 1 - np.eye(6)
+    budget = 0.15
+    best = min_maximum_leakage_mapping(joint, D, budget, tol=1e-10)
+    opt = best["maximum_leakage"]
+    p_y = joint.sum(axis=0)
+    h_s = entropy(joint.sum(axis=1))
+    P = (joint / p_y).T
+    log_prior = np.log(joint.sum(axis=1))
+    for _ in range(30):
+        cuts = [P @ np.log(rng.dirichlet(np.ones(3), 6).T) for _ in range(2)]
+        nu = rng.exponential(size=(6, 2)) * 10.0 ** rng.integers(-2, 3)
+        for eps in (opt + 1e-6, opt + 0.05):
+            assert cut_certificate(p_y, D, budget, h_s - eps, cuts, nu) <= 0
+            pairs = (np.repeat(np.arange(6), 6), np.tile(np.arange(6), 6))
+            out, _ = _solve_level(p_y, D, budget, h_s - eps, cuts, pairs, [0])
+            assert cut_certificate(p_y, D, budget, h_s - eps, cuts, out[2]) <= 0
+    lower, _ = certified_lower_end(joint, D, budget, [best["mapping"]], 0.0, opt)
+    assert opt - 1e-3 <= lower <= opt
+    cut = P @ _log_posteriors(joint @ best["mapping"], log_prior)
+    assert cut.shape == D.shape
+
+
+def test_working_set_steps_match_full_steps():
+    # The working set is an exact shortcut: the iterates (and so the objective,
+    # the certificate and the iteration count) are those of the full steps.
+    import sklearn_privacy.discrete._convex_first_order_loops as loops
+
+    joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
+    built = []
+    original = loops.WorkingSet
+
+    class Recorded(original):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built.append(self.size)
+
+    loops.WorkingSet = Recorded
+    try:
+        fast = loops.first_order_average(joint, D, 0.1, tol=1e-8)
+        assert built, "the working set was never used"
+        assert min(built) < 0.1 * D.size
+        full = loops.first_order_average(joint, D, 0.1, tol=1e-8, sparse=False)
+    finally:
+        loops.WorkingSet = original
+    (Q_fast, value_fast, gap_fast, n_fast), (Q_full, value_full, gap_full, n_full) = fast, full
+    assert n_fast == n_full
+    assert value_fast == pytest.approx(value_full, abs=1e-11)
+    assert gap_fast == pytest.approx(gap_full, abs=1e-11)
+    np.testing.assert_allclose(Q_fast, Q_full, atol=1e-10)
+    conic = min_average_leakage_mapping(joint, D, 0.1, solver="CLARABEL")
+    assert abs(value_fast - conic["average_leakage"]) <= max(gap_fast, 1e-6) + 1e-6
+
+
+def test_distortion_levels_find_values_the_sample_missed():
+    # DistortionLevels.of reads the values off a sample, then checks every entry
+    # by binary search: a value met once (here far from the sampled rows) is kept.
+    D = np.tile(np.array([0.0, 0.5, 1.0]), (200, 100))[:, :300]
+    D[123, 45] = 0.25
+    levels = DistortionLevels.of(D)
+    np.testing.assert_array_equal(levels.values, [0.0, 0.25, 0.5, 1.0])
+    np.testing.assert_array_equal(levels.values[levels.level], D)
+    many = np.arange(40 * 40, dtype=float).reshape(40, 40)
+    assert DistortionLevels.of(many) is None
