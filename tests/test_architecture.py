@@ -124,6 +124,16 @@ def test_no_family_imports_another():
         assert not edges.get(family, set()) & (FAMILIES - {family}), (family, edges[family])
 
 
+def test_no_family_imports_metrics():
+    """The scoring layer stands above the mechanisms: a family that needs a sample estimate of
+    its leakage (PPAN's fresh estimate) calls the information measures, which hold the
+    estimators, not ``metrics`` (function-level imports count)."""
+    _, edges, floors = house()
+    for family in FAMILIES:
+        assert "metrics" not in edges.get(family, set()), (family, edges[family])
+    assert floors["information"] < floors["metrics"]
+
+
 def test_the_base_stands_below_every_mechanism_family():
     _, edges, floors = house()
     for family in FAMILIES:

@@ -53,11 +53,11 @@ def fresh_leakage(bound, release, s, *, discrete):
     permutation null; the Gaussian estimate for a continuous S); a bound
     far below it (or negative) warns.
     """
-    from sklearn_privacy.metrics._leakage import leakage_score
+    from sklearn_privacy.information._sample_estimators import estimate_leakage
 
     estimator = "auto" if discrete else "gaussian"
     try:
-        fresh = float(leakage_score(s, release, estimator=estimator))
+        fresh = float(estimate_leakage(s, release, estimator=estimator))
     except ValueError:  # too few rows per value of S for the estimate
         fresh = float("nan")
     if np.isfinite(fresh) and (bound < 0 or bound < min(0.5 * fresh, fresh - 0.02)):

@@ -1,12 +1,15 @@
-"""Estimates of the leakage ``I(S; release)`` from samples, and the empirical attack."""
+"""The scorer-facing leakage functions: the sample estimate, the discrete-release rule, the attack.
 
-import warnings
+:func:`leakage_score` and :func:`is_discrete_release` validate their parameters
+and document the estimators; the estimates themselves live in
+:mod:`sklearn_privacy.information` (``_sample_estimators`` and the panel's
+modules). :func:`adversary_accuracy_score` is the empirical attack.
+"""
+
 from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
-import pandas as pd
-from scipy.special import logsumexp
 from sklearn.base import clone, is_classifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
@@ -14,34 +17,16 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.exceptions import user_stacklevel
-from sklearn_privacy.information import (
-    encode_symbols,
-    entropy,
-    entropy_from_samples,
-    gaussian_mutual_information,
-    mutual_information_from_samples,
+from sklearn_privacy.information import encode_symbols
+from sklearn_privacy.information._sample_estimators import (
+    ESTIMATORS,
+    check_pair,
+    estimate_leakage,
+    is_discrete,
 )
-from sklearn_privacy.metrics._heldout import HELDOUT_ADVERSARIES, heldout_estimate, heldout_folds
-from sklearn_privacy.metrics._knn import knn_mutual_information
-from sklearn_privacy.metrics._panel import MAX_DISTINCT_FRACTION, LeakageEstimate, panel_estimate
-from sklearn_privacy.utils import as_2d, is_continuous
 from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 __all__ = ["adversary_accuracy_score", "is_discrete_release", "leakage_score"]
-
-_ESTIMATORS = {"auto", "plugin", "miller_madow", "gaussian", "knn", *HELDOUT_ADVERSARIES}
-
-
-def _as_2d(values, name):
-    values = as_2d(values, name)
-    if values.shape[0] < 2:
-        raise ValueError(f"{name} needs at least 2 samples, got {values.shape[0]}.")
-    if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} contains missing (NaN) or infinite values.")
-    if values.dtype.kind == "O" and np.any(pd.isna(values)):
-        raise ValueError(f"{name} contains missing values (None, NaN or pd.NA).")
-    return values
 
 
 @validate_params({"release": ["array-like"]}, prefer_skip_nested_validation=True)
@@ -88,65 +73,14 @@ def is_discrete_release(release):
     >>> is_discrete_release(rng.integers(0, 3, 100) + 0.5)
     True
     """
-    release = as_2d(release, "release")
-    if release.dtype.kind not in "fc":
-        return True
-    if release.size == 0 or not np.all(np.isfinite(release)):
-        return False
-    if np.all(release == np.round(release)):
-        return True
-    # "+ 0.0" turns -0.0 into 0.0, which np.unique(axis=0) would tell apart.
-    n_distinct = np.unique(release + 0.0, axis=0).shape[0]
-    return bool(n_distinct <= MAX_DISTINCT_FRACTION * release.shape[0])
-
-
-def _gaussian_estimate(sensitive, release):
-    """Gaussian-model ``I(S; T)``: a joint Gaussian for a continuous S, LDA for a discrete one.
-
-    Continuous S: the mutual information of the Gaussian with the samples'
-    covariance of (S, T). Discrete S: the release given each value of S is
-    Gaussian with that value's mean and a shared covariance (linear
-    discriminant analysis), and ``I(S; T) = H(S) - E[-log P(S | T)]`` with the
-    model's posterior, averaged over the samples: bounded by ``H(S)`` (the
-    joint Gaussian with S one-hot exceeded it, 13.5 nats for ``T = S``). A
-    parametric estimate: it sees the class means only, so that it can
-    under-estimate, down to zero, the leakage of a release whose classes
-    differ otherwise (in spread, or in a nonlinear code).
-    """
-    t_block = np.asarray(release, dtype=float)
-    if is_continuous(sensitive):
-        s_block = np.asarray(sensitive, dtype=float)
-        cov = np.atleast_2d(np.cov(np.hstack([s_block, t_block]), rowvar=False))
-        # A tiny ridge keeps a constant column (a zero component) from making cov singular.
-        cov = cov + 1e-12 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
-        d_s = s_block.shape[1]
-        return gaussian_mutual_information(
-            cov, np.arange(d_s), np.arange(d_s, d_s + t_block.shape[1])
-        )
-    codes, _ = encode_symbols(sensitive, name="sensitive")
-    counts = np.bincount(codes)
-    prior = counts / counts.sum()
-    means = np.vstack([t_block[codes == c].mean(axis=0) for c in range(counts.size)])
-    centred = t_block - means[codes]
-    within = centred.T @ centred / max(t_block.shape[0] - counts.size, 1)
-    # a ridge relative to the release's own scale: classes that do not vary within
-    # (T = S) are told apart with certainty, a constant release not at all
-    total = np.trace(np.atleast_2d(np.cov(t_block, rowvar=False))) / t_block.shape[1]
-    within = within + (1e-9 * total if total > 0 else 1.0) * np.eye(len(within))
-    # log N(t; m_c, W) up to a shared constant, plus the log prior: the log posterior
-    solved = np.linalg.solve(within, means.T)  # W^-1 m_c, one column per class
-    scores = t_block @ solved - 0.5 * np.sum(means.T * solved, axis=0) + np.log(prior)
-    log_posterior = scores - logsumexp(scores, axis=1, keepdims=True)
-    h_s = entropy(prior)
-    value = h_s + np.mean(log_posterior[np.arange(codes.size), codes])
-    return float(min(max(value, 0.0), h_s))
+    return is_discrete(release)
 
 
 @validate_params(
     {
         "sensitive": ["array-like"],
         "release": ["array-like"],
-        "estimator": [StrOptions(_ESTIMATORS)],
+        "estimator": [StrOptions(ESTIMATORS)],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "n_splits": [Interval(Integral, 2, None, closed="left")],
         "return_details": ["boolean"],
@@ -324,92 +258,10 @@ def leakage_score(
     >>> round(estimate.estimates["logistic"], 2), round(estimate.estimates["knn"], 2)
     (0.69, 0.08)
     """
-    sensitive = _as_2d(sensitive, "sensitive")
-    release = _as_2d(release, "release")
-    if sensitive.shape[0] != release.shape[0]:
-        raise ValueError(
-            f"sensitive has {sensitive.shape[0]} rows but the release has {release.shape[0]}."
-        )
-    # S is continuous by the release's rule: floats, not all integers, more than n / 10 values
-    continuous_s = not is_discrete_release(sensitive)
-    if estimator == "auto" and continuous_s:
-        estimator = "gaussian"
-    if estimator in ("knn", "gaussian") and release.dtype.kind not in "biufc":
-        raise ValueError(
-            f"estimator={estimator!r} reads the release as numbers, but it holds "
-            f"{release.dtype.kind == 'U' and 'strings' or 'objects'}: use "
-            "estimator='auto' or 'plugin', which read the release's symbols."
-        )
-    if continuous_s and estimator in ("knn", *HELDOUT_ADVERSARIES):
-        raise ValueError(
-            f"estimator={estimator!r} needs a discrete sensitive attribute, but S holds "
-            f"{np.unique(sensitive, axis=0).shape[0]} distinct non-integer floats in "
-            f"{sensitive.shape[0]} rows. Bin S first (numpy.digitize, pandas.cut, "
-            "KBinsDiscretizer) or use estimator='gaussian' for a continuous S."
-        )
-    # The held-out adversaries are small models: extra BLAS or OpenMP threads only spin,
-    # and gradient boosting on 2000 x 100 took 127 s instead of 0.7 s beside one busy core.
-    with threadpool_limits(1):
-        result = _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s)
-    return result if return_details else result.value
-
-
-def _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s):
-    """The :class:`LeakageEstimate` of one estimator (the panel for ``"auto"``)."""
-    if estimator == "auto":
-        codes, _ = encode_symbols(sensitive, name="sensitive")
-        return panel_estimate(
-            codes,
-            release,
-            entropy_from_samples(codes),
-            continuous=not is_discrete_release(release),
-            n_neighbors=n_neighbors,
-            n_splits=n_splits,
-        )
-    spread, folds = float("nan"), ""
-    if estimator in ("plugin", "miller_madow"):
-        value = mutual_information_from_samples(sensitive, release, method=estimator)
-    elif estimator == "gaussian":
-        if is_discrete_release(release):
-            warnings.warn(
-                "The release looks discrete (non-float, integer values or at most "
-                "n_samples / 10 distinct rows); the Gaussian estimate sees only the linear "
-                "dependence on S and can under-estimate its leakage. Use "
-                "estimator='plugin' for a discrete release.",
-                UserWarning,
-                stacklevel=user_stacklevel(),
-            )
-        value = _gaussian_estimate(sensitive, release)
-    elif estimator == "knn":
-        codes, _ = encode_symbols(sensitive, name="sensitive")
-        value = knn_mutual_information(codes, release, n_neighbors)
-    else:
-        codes, _ = encode_symbols(sensitive, name="sensitive")
-        fold_list, folds = heldout_folds(codes, n_splits)
-        value, spread = heldout_estimate(
-            estimator, codes, release, fold_list, entropy_from_samples(codes)
-        )
-    h_s = _entropy_bound(sensitive, continuous_s)
-    return LeakageEstimate(
-        value=float(min(max(value, 0.0), h_s)),
-        estimator=estimator,
-        estimates={estimator: float(value)},
-        spreads={estimator: spread},
-        entropy=h_s,
-        folds=folds,
+    result = estimate_leakage(
+        sensitive, release, estimator=estimator, n_neighbors=n_neighbors, n_splits=n_splits
     )
-
-
-def _entropy_bound(sensitive, continuous):
-    """``H(S)`` of the sample (plug-in), the most any release can reveal of a discrete S.
-
-    Every estimate of a discrete S is clipped to it (a kNN estimate on tied
-    columns, a bias correction, can otherwise exceed it); a continuous S has
-    no such bound (``inf``).
-    """
-    if continuous:
-        return float("inf")
-    return entropy_from_samples(sensitive)
+    return result if return_details else result.value
 
 
 def default_adversary(discrete):
@@ -475,12 +327,7 @@ def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0
     >>> adversary_accuracy_score(s, s.reshape(-1, 1))
     1.0
     """
-    sensitive = _as_2d(sensitive, "sensitive")
-    release = _as_2d(release, "release")
-    if sensitive.shape[0] != release.shape[0]:
-        raise ValueError(
-            f"sensitive has {sensitive.shape[0]} rows but the release has {release.shape[0]}."
-        )
+    sensitive, release = check_pair(sensitive, release)
     labels, _ = encode_symbols(sensitive, name="sensitive")
     # The default adversary is a small logistic regression: extra BLAS threads only spin
     # (8x the CPU time on a 2-core machine); a user's adversary keeps the user's threads.

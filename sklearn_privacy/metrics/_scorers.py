@@ -1,13 +1,11 @@
 """Scorers for ``GridSearchCV`` and friends: leakage, adversary accuracy, distortion.
 
-A scorer is called as ``scorer(estimator, X, y, **metadata)`` on a test fold.
-It finds the mechanism (the estimator itself, or the first mechanism step of a
-Pipeline), pushes the fold through the steps before it, reads S from the
-fold's sensitive columns or from the routed ``sensitive`` metadata, releases
-the fold and measures. scikit-learn's ``make_scorer`` cannot do this: its
-``response_method`` cannot be ``transform``.
+Holds :func:`find_mechanism`, :func:`exact_leakage_score` and the ``make_*_scorer``
+factories. A scorer finds the mechanism (itself, or a step of a Pipeline), reads S from
+the fold's columns or routed metadata, releases the fold and measures the release.
 """
 
+from abc import ABC, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,16 +15,13 @@ from sklearn.utils.metadata_routing import MetadataRequest
 from sklearn_privacy._base import BaseMechanism, routing_advice
 from sklearn_privacy.exceptions import warn_user
 from sklearn_privacy.information import encode_symbols, mutual_information
-from sklearn_privacy.metrics._leakage import (
-    _ESTIMATORS,
-    adversary_accuracy_score,
-    leakage_score,
-)
+from sklearn_privacy.information._sample_estimators import ESTIMATORS
+from sklearn_privacy.metrics._leakage import adversary_accuracy_score, leakage_score
 from sklearn_privacy.utils._dask import is_dask_collection
 from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 # The scorer's estimators: those of leakage_score, and "exact" (from the mechanism).
-_SCORER_ESTIMATORS = _ESTIMATORS | {"exact"}
+_SCORER_ESTIMATORS = ESTIMATORS | {"exact"}
 
 __all__ = [
     "exact_leakage_score",
@@ -136,8 +131,13 @@ def _holds_mechanism(estimator):
     )
 
 
-class _MechanismScorer:
-    """Base of the privacy scorers: finds the mechanism, S and the release."""
+class _MechanismScorer(ABC):
+    """Base of the privacy scorers: finds the mechanism, S and the release.
+
+    A subclass measures the release in :meth:`_measure`. ``_sign`` is
+    scikit-learn's name (its ``_BaseScorer`` has one); :attr:`greater_is_better`
+    is the public, read-only face of it.
+    """
 
     _name = "mechanism"
 
@@ -145,6 +145,11 @@ class _MechanismScorer:
         self._sign = sign
         self._kwargs = kwargs
         self._request_sensitive = True
+
+    @property
+    def greater_is_better(self):
+        """bool: Whether the scorer returns the measure itself (True) or minus it (False)."""
+        return self._sign > 0
 
     def __call__(self, estimator, X, y=None, **metadata):
         sensitive = metadata.pop("sensitive", None)
@@ -188,8 +193,9 @@ class _MechanismScorer:
         """A measure that needs no release (None: release the fold and measure it)."""
         return None
 
-    def _measure(self, mechanism, X_release, release, S, y):  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def _measure(self, mechanism, X_release, release, S, y):
+        """The measure of ``release``, the fold's release of ``X_release`` (S: the fold's S)."""
 
     # -- metadata routing: S is requested by default, so routed S reaches the scorer.
     def set_score_request(self, *, sensitive=True):
@@ -216,7 +222,7 @@ class _MechanismScorer:
         return request
 
     def __repr__(self):
-        params = {**self._kwargs, "greater_is_better": self._sign > 0}
+        params = {**self._kwargs, "greater_is_better": self.greater_is_better}
         args = ", ".join(f"{k}={v!r}" for k, v in params.items())
         return f"make_{self._name}_scorer({args})"
 
@@ -421,7 +427,9 @@ def make_leakage_scorer(
     Returns
     -------
     callable
-        ``scorer(estimator, X, y=None, *, sensitive=None)``.
+        ``scorer(estimator, X, y=None, *, sensitive=None)``; its read-only
+        ``greater_is_better`` attribute says whether it returns the measure
+        (True) or minus it (False).
 
     See Also
     --------
@@ -477,6 +485,9 @@ def make_adversary_scorer(
     Returns
     -------
     callable
+        ``scorer(estimator, X, y=None, *, sensitive=None)``; its read-only
+        ``greater_is_better`` attribute says whether it returns the measure
+        (True) or minus it (False).
 
     See Also
     --------
@@ -508,6 +519,9 @@ def make_distortion_scorer(*, greater_is_better=False):
     Returns
     -------
     callable
+        ``scorer(estimator, X, y=None, *, sensitive=None)``; its read-only
+        ``greater_is_better`` attribute says whether it returns the measure
+        (True) or minus it (False).
 
     See Also
     --------
@@ -519,5 +533,7 @@ def make_distortion_scorer(*, greater_is_better=False):
     >>> from sklearn_privacy.metrics import make_distortion_scorer
     >>> make_distortion_scorer()
     make_distortion_scorer(greater_is_better=False)
+    >>> make_distortion_scorer().greater_is_better
+    False
     """
     return _DistortionScorer(1 if greater_is_better else -1, {})

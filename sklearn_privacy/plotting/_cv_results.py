@@ -199,7 +199,7 @@ def inspect_search(search, leakage):
     sign = None
     scorer = getattr(search, "scorer_", None)
     if isinstance(scorer, dict) and isinstance(scorer.get(leakage), _MechanismScorer):
-        sign = scorer[leakage]._sign
+        sign = 1 if scorer[leakage].greater_is_better else -1
     try:
         mechanism, _ = find_mechanism(search.estimator)
     except TypeError:

@@ -9,18 +9,18 @@ from sklearn.model_selection import StratifiedKFold
 
 from sklearn_privacy import L2CompressionDP
 from sklearn_privacy.information import binary_entropy, entropy_from_samples, mutual_information
-from sklearn_privacy.metrics import (
-    LeakageEstimate,
-    leakage_score,
-    make_adversary_scorer,
-    make_leakage_scorer,
-)
-from sklearn_privacy.metrics._heldout import (
+from sklearn_privacy.information._heldout import (
     HELDOUT_ADVERSARIES,
     SymbolTable,
     TunedLogisticRegression,
     heldout_bound,
     heldout_folds,
+)
+from sklearn_privacy.metrics import (
+    LeakageEstimate,
+    leakage_score,
+    make_adversary_scorer,
+    make_leakage_scorer,
 )
 
 

@@ -179,6 +179,30 @@ def test_distortion_needs_matching_shapes_or_an_override():
     assert make_distortion_scorer()(mech, X) == pytest.approx(-np.mean(noise**2))
 
 
+@pytest.mark.parametrize(
+    "make", [make_leakage_scorer, make_adversary_scorer, make_distortion_scorer]
+)
+def test_scorer_declares_its_sign(make, discrete_data):
+    """``greater_is_better`` is public and read-only, and the score's sign follows it."""
+    s, x, _ = discrete_data
+    scores = {}
+    for greater in (False, True):
+        mech = RandomizedResponse(flip=0.1, random_state=0).fit(x.reshape(-1, 1), sensitive=s)
+        scorer = make(greater_is_better=greater)
+        assert scorer.greater_is_better is greater
+        with pytest.raises(AttributeError):
+            scorer.greater_is_better = not greater
+        scores[greater] = scorer(mech, x.reshape(-1, 1), sensitive=s)
+    assert scores[False] == pytest.approx(-scores[True]) and scores[True] > 0
+
+
+def test_the_scorer_base_is_abstract():
+    from sklearn_privacy.metrics._scorers import _MechanismScorer
+
+    with pytest.raises(TypeError, match="abstract"):
+        _MechanismScorer(-1, {})
+
+
 def test_scorer_repr():
     assert repr(make_leakage_scorer()) == (
         "make_leakage_scorer(estimator='auto', n_neighbors=5, n_splits=5, n_shuffles=0, "

@@ -1,38 +1,22 @@
 """The default leakage estimate: the largest of a panel of honest estimates of ``I(S; T)``.
 
-No single sample estimate of ``I(S; T)`` holds on every release users have. A
-kNN estimate cannot resolve one give-away column among a hundred noise
-columns (its neighbourhoods are set by the noise: 0.03 nats for a release
-that gives S away); a plug-in estimate reads a high-cardinality release whose
-rows are each seen once as revealing everything (``H(S)`` for 60 independent
-binary columns). The panel therefore reads the release several ways and keeps
-the largest:
-
-- ``"logistic"``, ``"boosting"`` and ``"table"``: held-out lower bounds
-  ``H(S) - CE`` of a logistic regression, of gradient-boosted trees and of a
-  table of S's counts per release symbol (see
-  :mod:`sklearn_privacy.metrics._heldout`); each a lower bound whatever the
-  release's width or alphabet, as good as its adversary;
-- ``"knn"``: the copula kNN estimate, for a continuous release (a release
-  with at least ``n_samples / 10`` distinct rows that are not all integers);
-- ``"plugin"``: the plug-in estimate, where the release's alphabet is small
-  against the rows (at most ``n_samples / 10`` distinct rows).
-
-The kNN and plug-in estimates are biased upwards on independent data (the
-maximum of noisy estimates even more), so each is corrected by its
-permutation null: minus its mean over permutations of S among the rows
-(seeded, so the same rows give the same estimate), which is its value where
-S and T are independent. The held-out bounds need no correction: their
-expectation under independence is at most 0.
+Holds :class:`LeakageEstimate` and :func:`panel_estimate`: the held-out bounds
+(:mod:`._heldout`), the copula kNN estimate (:mod:`._knn`, continuous release)
+or the plug-in estimate (few distinct rows), the last two minus their
+permutation null. Why a panel: ``docs/design.md`` and ``leakage_score``'s Notes.
 """
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
-from sklearn_privacy.metrics._heldout import HELDOUT_ADVERSARIES, heldout_estimate, heldout_folds
-from sklearn_privacy.metrics._knn import knn_mutual_information
+from sklearn_privacy.information._discrete import encode_symbols, mutual_information_from_samples
+from sklearn_privacy.information._heldout import (
+    HELDOUT_ADVERSARIES,
+    heldout_estimate,
+    heldout_folds,
+)
+from sklearn_privacy.information._knn import knn_mutual_information
 
 __all__ = ["LeakageEstimate", "knn_permutations", "panel_estimate"]
 

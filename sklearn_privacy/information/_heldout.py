@@ -1,13 +1,8 @@
 """Held-out (cross-fitted) lower bounds on ``I(S; T)`` from classifiers that predict S from T.
 
-For any predictor ``q(s | t)`` chosen without looking at a row,
-``E[-log q(S | T)] >= H(S | T)``, so ``H(S) - E[-log q(S | T)] <= I(S; T)``:
-a lower bound, whatever the classifier. A bound computed on the rows the
-classifier was trained on is not one (a tree memorises its training rows), so
-each row is scored by a model fitted on the other folds: the rows are split
-into stratified folds (shuffled with a fixed seed, so that the same rows give
-the same bound), a model is fitted on all folds but one and scores the rows of
-that one, and the cross-entropy is averaged over every row.
+For any predictor ``q(s | t)`` fitted without a row, ``H(S) - E[-log q(S | T)]
+<= I(S; T)`` on that row. Holds the adversaries (:data:`HELDOUT_ADVERSARIES`:
+logistic, boosting, table), the folds and the cross-fitted bound.
 """
 
 import warnings
@@ -22,7 +17,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 
-from sklearn_privacy.information import encode_symbols
+from sklearn_privacy.information._discrete import encode_symbols
 
 __all__ = ["HELDOUT_ADVERSARIES", "heldout_bound", "heldout_estimate", "heldout_folds"]
 

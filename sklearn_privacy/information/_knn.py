@@ -2,7 +2,7 @@
 
 Ross (2014)'s estimate on each column's ranks, with the rows that repeat
 (atoms) counted exactly by the chain rule. One of the panel's estimates
-(:mod:`sklearn_privacy.metrics._panel`) and the ``"knn"`` estimator of
+(:mod:`sklearn_privacy.information._panel`) and the ``"knn"`` estimator of
 :func:`~sklearn_privacy.metrics.leakage_score`.
 """
 
@@ -11,7 +11,7 @@ from scipy.special import digamma
 from scipy.stats import rankdata
 from sklearn.neighbors import KDTree
 
-from sklearn_privacy.information import mutual_information_from_samples
+from sklearn_privacy.information._discrete import mutual_information_from_samples
 
 __all__ = ["knn_mutual_information"]
 
