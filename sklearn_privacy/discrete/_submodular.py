@@ -30,11 +30,16 @@ single-element addition and removal; the set returned is therefore a local
 minimum: no one-element change lowers the objective.
 
 The set functions evaluate ``sum q log q`` of unnormalised sub-measures
-``Q[s, W]`` for a whole batch of sets (or a chain of ``n + 1`` prefixes) in one
-matrix product: :mod:`sklearn_privacy.information` computes one normalised
-distribution at a time, with validation, which would turn each batch into a
-Python loop inside Wolfe's algorithm, so :func:`scipy.special.xlogy` is used
-directly here. The information along the path is computed by
+``Q[s, W]`` directly with :func:`scipy.special.xlogy`:
+:mod:`sklearn_privacy.information` computes one normalised distribution at a
+time, with validation, which would turn each batch into a Python loop inside
+Wolfe's algorithm. A DS iteration needs the objective on the ``n`` sets that
+differ from the current one in one element: they are the sums over the set plus
+or minus one column, ``O(n |S|)`` in all, without a matrix product (whose
+rounding depends on the BLAS kernel and broke exact ties between equal columns
+differently on different machines). The best pair that starts each iteration is
+kept across merges by :class:`_BestPairs` (a merge changes only the pairs of the
+merged symbol). The information along the path is computed by
 :func:`~sklearn_privacy.information.mutual_information` and
 :func:`~sklearn_privacy.information.entropy`.
 """
@@ -65,6 +70,8 @@ _TOL = 1e-12
 _CERT = 1e-2
 # Elements per block of pair values in _best_pair (a few MB of temporaries).
 _PAIR_BLOCK_ELEMENTS = 1 << 18
+# Partners per block of _BestPairs' bounds (fastest of 16-512 at 3000 symbols).
+_PAIR_BLOCK = 128
 
 
 class EntropicSetFunction:
@@ -114,13 +121,40 @@ class EntropicSetFunction:
             out -= c * xlogy(sums, sums).sum(axis=1)
         return float(out[0]) if single else out
 
+    def at(self, mask):
+        """Value on one boolean mask, in ``O(n n_rows)`` without a matrix product."""
+        mask = np.asarray(mask, dtype=bool)
+        out = self._singles[mask].sum()
+        for c, q in self.terms:
+            sums = q[:, mask].sum(axis=1)
+            out -= c * xlogy(sums, sums).sum()
+        return float(out)
+
+    def flips(self, mask):
+        """Values on the ``n`` sets that differ from ``mask`` in one element, in ``O(n n_rows)``.
+
+        Entry ``j`` is ``F(mask + j)`` for ``j`` outside ``mask`` and ``F(mask - j)``
+        inside: the sums over ``mask`` plus or minus column ``j``, so two equal
+        columns get bitwise equal values (ties between them go to the smaller index).
+        """
+        mask = np.asarray(mask, dtype=bool)
+        sign = np.where(mask, -1.0, 1.0)
+        out = self._singles[mask].sum() + sign * self._singles
+        for c, q in self.terms:
+            sums = q[:, mask].sum(axis=1)[:, None] + sign * q
+            out -= c * xlogy(sums, sums).sum(axis=0)
+        return out
+
     def chain(self, order):
         """Values on the prefixes ``{}, {order[0]}, {order[0], order[1]}, ...`` (length n + 1)."""
         order = np.asarray(order)
-        out = np.concatenate([[0.0], np.cumsum(self._singles[order])])
+        out = np.empty(order.size + 1)
+        out[0] = 0.0
+        np.cumsum(self._singles[order], out=out[1:])
         for c, q in self.terms:
             sums = np.cumsum(q[:, order], axis=1)
-            out[1:] -= c * xlogy(sums, sums).sum(axis=0)
+            xlogy(sums, sums, out=sums)
+            out[1:] -= c * (sums[0] if sums.shape[0] == 1 else sums.sum(axis=0))
         return out
 
 
@@ -159,7 +193,7 @@ class _Corral:
         k = self.k
         chol, info = dpotrf(1.0 + self.gram[:k, :k], lower=0, clean=1)
         self.chol[:k, :k] = chol
-        return info == 0 and bool(np.all(np.isfinite(np.diag(chol))))
+        return info == 0 and bool(np.isfinite(chol.diagonal()).all())
 
     def _grow(self):
         n, cap = self.points.shape
@@ -187,7 +221,7 @@ class _Corral:
         self.chol[:k, k] = col
         self.chol[k, :k] = 0.0
         self.chol[k, k] = np.sqrt(rho2)
-        self.weights = np.append(self.weights, 0.0)
+        self.weights = np.concatenate((self.weights, (0.0,)))
         self.k = k + 1
         return True
 
@@ -202,9 +236,14 @@ class _Corral:
     def keep(self, keep):
         """Drop the points where ``keep`` is False and refactor."""
         idx = np.flatnonzero(keep)
-        k = idx.size
-        self.points[:, :k] = self.points[:, idx]
-        self.gram[:k, :k] = self.gram[np.ix_(idx, idx)]
+        k = self.k
+        # Shift the later points over each dropped one: slices copy several times
+        # faster than gathering the kept columns of the (n, cap) array.
+        for j in np.flatnonzero(~keep[:k])[::-1]:
+            self.points[:, j : k - 1] = self.points[:, j + 1 : k]
+            self.gram[j : k - 1, :k] = self.gram[j + 1 : k, :k]
+            self.gram[:k, j : k - 1] = self.gram[:k, j + 1 : k]
+            k -= 1
         self.weights = self.weights[idx] / self.weights[idx].sum()
         self.k = k
         return self.factor()
@@ -287,7 +326,7 @@ def min_norm_point(F, *, tol=1e-10, max_iter=10000):
         xx_prev = xx
         while True:  # minor cycles
             alpha = corral.affine_minimizer()
-            if np.all(alpha > 1e-14):
+            if alpha.min() > 1e-14:
                 corral.weights = alpha
                 break
             lam = corral.weights
@@ -320,48 +359,43 @@ class _Difference:
     def __call__(self, masks):
         return self.A(masks) - self.B(masks)
 
+    def at(self, mask):
+        return self.A.at(mask) - self.B.at(mask)
 
-def _neighbours(mask):
-    """The ``n`` sets differing from ``mask`` in one element, as rows."""
-    flips = np.tile(mask, (mask.size, 1))
-    idx = np.arange(mask.size)
-    flips[idx, idx] = ~flips[idx, idx]
-    return flips
+    def flips(self, mask):
+        return self.A.flips(mask) - self.B.flips(mask)
 
 
-def _modular_lower_bound(B, mask, F):
+def _modular_lower_bound(B, mask, added):
     """Modular lower bound of ``B`` tight at ``mask`` (a chain through ``mask``).
 
     Inside ``mask`` the elements follow their index; outside, the ones whose
-    addition lowers ``F`` the most come first, so their bound is exact.
+    addition lowers the objective the most come first (``added[j]``, the
+    objective on ``mask + j``; a stable sort), so their bound is exact.
     """
     inside = np.flatnonzero(mask)
     outside = np.flatnonzero(~mask)
-    if outside.size:
-        candidates = np.tile(mask, (outside.size, 1))
-        candidates[np.arange(outside.size), outside] = True
-        outside = outside[np.argsort(F(candidates), kind="stable")]
+    outside = outside[np.argsort(added[outside], kind="stable")]
     order = np.concatenate([inside, outside]).astype(np.int64)
     h = np.empty(B.n)
     h[order] = np.diff(B.chain(order))
     return h
 
 
-def _modular_upper_bounds(A, mask):
+def _modular_upper_bounds(A, mask, flip_values):
     """The two modular upper bounds of submodular ``A`` tight at ``mask`` (Nemhauser et al.).
 
-    Returned as weights ``w`` with ``m(X) = const + sum_{j in X} w_j``.
+    ``flip_values`` is ``A.flips(mask)``. Returned as weights ``w`` with
+    ``m(X) = const + sum_{j in X} w_j``; every value comes from ``O(n)``
+    one-element changes of ``mask``, the empty set and the full set.
     """
     n = A.n
-    value = A(mask)
-    flips = _neighbours(mask)
-    flip_values = A(flips)
+    value = A.at(mask)
     # A(j | mask - j) for j in mask, A(j | mask) for j outside.
     at_mask = np.where(mask, value - flip_values, flip_values - value)
-    singles = A(np.eye(n, dtype=bool))  # A(j | empty)
+    singles = A.flips(np.zeros(n, dtype=bool))  # A(j | empty)
     full = np.ones(n, dtype=bool)
-    without = A(~np.eye(n, dtype=bool))
-    at_full = A(full) - without  # A(j | V - j)
+    at_full = A.at(full) - A.flips(full)  # A(j | V - j)
     w1 = np.where(mask, at_mask, singles)
     w2 = np.where(mask, at_full, at_mask)
     return w1, w2
@@ -395,30 +429,37 @@ def ds_minimize(A, B, *, solver="ssp", init=None, max_iter=200, polish=True):
     """
     if solver not in ("ssp", "mm"):
         raise ValueError(f"solver must be 'ssp' or 'mm', got {solver!r}.")
-    F = _Difference(A, B)
     n = A.n
     mask = np.zeros(n, dtype=bool) if init is None else np.asarray(init, dtype=bool).copy()
-    value = float(F(mask))
+    value = A.at(mask) - B.at(mask)
     trace = [value]
     for _ in range(max_iter):
-        h = _modular_lower_bound(B, mask, F)
+        # The n one-element changes of mask, in O(n) each: their values order the
+        # chain of the lower bound (additions) and are the polishing candidates.
+        flips_A = A.flips(mask)
+        flips = flips_A - B.flips(mask)
+        h = _modular_lower_bound(B, mask, flips)
         if solver == "ssp":
             candidates = [min_norm_point(A.plus_modular(-h))[0]]
         else:
-            candidates = [(w - h) < 0 for w in _modular_upper_bounds(A, mask)]
+            candidates = [(w - h) < 0 for w in _modular_upper_bounds(A, mask, flips_A)]
+        n_ds = len(candidates)
+        values = np.array([A.at(c) - B.at(c) for c in candidates])
         if polish:
-            candidates.extend(_neighbours(mask))
-        candidates = np.asarray(candidates)
-        values = F(candidates)
+            values = np.concatenate([values, flips])
         k = int(np.argmin(values))
         # DS step first; the one-element moves only when it makes no progress.
-        n_ds = 1 if solver == "ssp" else 2
         ds_best = int(np.argmin(values[:n_ds]))
         if values[ds_best] < value - _TOL:
             k = ds_best
         elif values[k] >= value - _TOL:
             break
-        mask, value = candidates[k].copy(), float(values[k])
+        if k < n_ds:
+            mask = candidates[k].copy()
+        else:
+            mask = mask.copy()
+            mask[k - n_ds] = not mask[k - n_ds]
+        value = float(values[k])
         trace.append(value)
     return mask, value, trace
 
@@ -509,37 +550,57 @@ def step_functions(joint, lam, objective="funnel"):
     )
 
 
-def _pair_block(F, start, stop):
-    """``F({a, b})`` for ``a`` in ``start:stop`` and every ``b``, shape ``(stop - start, n)``.
+def _pairs(F, a, b):
+    """``F({a, b})`` for broadcastable index arrays ``a`` and ``b`` (elementwise).
 
     ``F`` is an :class:`EntropicSetFunction` or a :class:`_Difference` of two;
-    ``psi`` of a pair needs only the two columns, so a block costs
-    ``O((stop - start) n n_rows)`` and no ``n x n`` mask is built.
+    ``psi`` of a pair needs only the two columns, so no mask is built. Every
+    value is computed from the two columns alone by the same operations,
+    wherever it is computed (a block, a row, the pairs of a merged symbol):
+    floating-point addition commutes, so ``F({a, b})`` is bitwise ``F({b, a})``.
     """
     if isinstance(F, _Difference):
-        out = _pair_block(F.A, start, stop)
-        out -= _pair_block(F.B, start, stop)
+        out = _pairs(F.A, a, b)
+        out -= _pairs(F.B, a, b)
         return out
     singles = F._singles
-    out = singles[start:stop, None] + singles[None, :]
+    out = singles[a] + singles[b]
     for c, q in F.terms:
-        sums = q[:, start:stop, None] + q[:, None, :]
+        sums = q[:, a] + q[:, b]
         out -= c * xlogy(sums, sums).sum(axis=0)
     return out
+
+
+def _pair_block(F, rows, cols=None):
+    """``F({a, b})`` for ``a`` in ``rows`` and ``b`` in ``cols`` (all by default).
+
+    Shape ``(len(rows), len(cols))``; a block costs ``O(len(rows) len(cols) n_rows)``.
+    """
+    cols = np.arange(F.n) if cols is None else np.asarray(cols)
+    return _pairs(F, np.asarray(rows)[:, None], cols[None, :])
+
+
+def _depth(F):
+    return max(1, sum(q.shape[0] for _, q in _terms(F)))
+
+
+def _block_rows(F, n):
+    return max(1, _PAIR_BLOCK_ELEMENTS // max(1, n * _depth(F)))
 
 
 def _best_pair(F, n):
     """Best two-element set of ``F`` (the pairwise greedy's choice), first in ``(a, b)`` order.
 
-    Evaluated in row blocks of the upper triangle: ``O(n^2)`` time per row of
-    the terms' matrices, ``O(n)`` memory per block row.
+    Evaluated from scratch in row blocks of the upper triangle: ``O(n^2)`` time
+    per row of the terms' matrices, ``O(n)`` memory per block row. IAC-MDSF keeps
+    the same choice up to date across merges (:class:`_BestPairs`); this is its
+    reference.
     """
-    depth = max(1, sum(q.shape[0] for _, q in _terms(F)))
-    rows = max(1, _PAIR_BLOCK_ELEMENTS // max(1, n * depth))
+    rows = _block_rows(F, n)
     best_value, best = np.inf, None
     for start in range(0, n - 1, rows):
         stop = min(n - 1, start + rows)
-        block = _pair_block(F, start, stop)
+        block = _pair_block(F, np.arange(start, stop))
         # Only b > a: the strict upper triangle of the block.
         block[np.arange(n)[None, :] <= np.arange(start, stop)[:, None]] = np.inf
         k = int(np.argmin(block))
@@ -551,6 +612,150 @@ def _best_pair(F, n):
         return mask, float(np.inf)
     mask[list(best)] = True
     return mask, best_value
+
+
+class _BestPairs:
+    """The first best pair of IAC-MDSF's step objective, kept up to date across merges.
+
+    ``F({a, b})`` depends on columns ``a`` and ``b`` alone and the multiplier is
+    fixed for the run, so a merge of ``W`` into its first member ``t`` changes
+    only the pairs with ``t`` (and removes the pairs with the rest of ``W``).
+    No pair value is stored: the partners of each row ``a`` (the symbols after
+    ``a``) are cut into blocks of consecutive original symbols, and
+    ``low[k, a]`` is a lower bound of row ``a``'s pairs in block ``k``, exact
+    where ``exact[k, a]`` (then ``arg[k, a]`` is the first symbol reaching it).
+    A merge recomputes the row of ``t`` (``O(n n_rows)``), lowers or keeps the
+    bounds of the column of ``t`` and makes inexact the blocks whose best
+    partner it removed or made worse (their old value stays a lower bound). An
+    inexact block is recomputed (``O(block n_rows)``) only when its row holds
+    the smallest bound. The pair found is the first best pair in ``(a, b)``
+    order, bitwise the value :func:`_best_pair` computes from scratch. Memory
+    ``O(n^2 / block)``.
+
+    Parameters
+    ----------
+    F : EntropicSetFunction or _Difference
+        The step's objective on the initial alphabet.
+    block : int
+        Symbols per block.
+    """
+
+    def __init__(self, F, block):
+        n = F.n
+        self.n, self.block = n, block
+        self.n_blocks = -(-n // block)
+        self.ids = np.arange(n)  # original symbol at each current index
+        self.position = np.arange(n)  # current index of each original symbol
+        self.alive = np.ones(n, dtype=bool)
+        self.low = np.full((self.n_blocks, n), np.inf)
+        self.arg = np.zeros((self.n_blocks, n), dtype=np.int64)
+        self.exact = np.ones((self.n_blocks, n), dtype=bool)
+        step = _block_rows(F, n)
+        for start in range(0, n - 1, step):
+            rows = np.arange(start, min(n - 1, start + step))
+            pairs = _pair_block(F, rows)
+            pairs[np.arange(n)[None, :] <= rows[:, None]] = np.inf
+            self._set_rows(rows, pairs)
+        self.row_low = self.low.min(axis=0)
+
+    def _set_rows(self, rows, pairs):
+        """Exact blocks of ``rows`` from their pairs with every original symbol (inf: none)."""
+        padded = np.full((rows.size, self.n_blocks * self.block), np.inf)
+        padded[:, : self.n] = pairs
+        padded = padded.reshape(rows.size, self.n_blocks, self.block)
+        arg = np.argmin(padded, axis=2)
+        self.low[:, rows] = np.take_along_axis(padded, arg[:, :, None], axis=2)[:, :, 0].T
+        self.arg[:, rows] = (arg + self.block * np.arange(self.n_blocks)).T
+        self.exact[:, rows] = True
+
+    def best(self, F):
+        """The first best pair as a mask over the current alphabet, and its value.
+
+        ``F`` is the objective on the current alphabet. While the row holding the
+        smallest bound has an inexact first smallest block, every inexact block
+        whose bound is at most the smallest exact value is recomputed (one
+        batch). Every other row's bound is then at least the value found, and
+        larger in the rows before it, so the pair is the first best one.
+        """
+        mask = np.zeros(self.ids.size, dtype=bool)
+        while True:
+            a = int(np.argmin(self.row_low))
+            value = self.row_low[a]
+            if not np.isfinite(value):
+                return mask, float(np.inf)
+            k = int(np.argmax(self.low[:, a] == value))
+            if self.exact[k, a]:
+                mask[self.position[[a, self.arg[k, a]]]] = True
+                return mask, float(value)
+            top = np.min(self.low, where=self.exact, initial=np.inf)
+            self._recompute(F, *np.nonzero(~self.exact & (self.low <= top)))
+
+    def _recompute(self, F, blocks, rows):
+        """Exact values of the blocks ``(blocks[i], rows[i])`` on the current alphabet.
+
+        The live symbols of a block are consecutive in the current alphabet, so
+        each block's rows are paired with one slice of columns.
+        """
+        starts = np.searchsorted(self.ids, np.arange(self.n_blocks + 1) * self.block)
+        for k in np.unique(blocks):
+            a = rows[blocks == k]
+            lo, hi = starts[k], starts[k + 1]
+            if lo == hi:
+                self.low[k, a] = np.inf
+                self.exact[k, a] = True
+                continue
+            step = max(1, _PAIR_BLOCK_ELEMENTS // ((hi - lo) * _depth(F)))
+            for start in range(0, a.size, step):
+                r = a[start : start + step]
+                pairs = _pairs(F, self.position[r][:, None], np.arange(lo, hi)[None, :])
+                pairs[self.ids[None, lo:hi] <= r[:, None]] = np.inf
+                j = np.argmin(pairs, axis=1)
+                self.low[k, r] = pairs[np.arange(r.size), j]
+                self.arg[k, r] = self.ids[lo + j]
+                self.exact[k, r] = True
+        rows = np.unique(rows)
+        self.row_low[rows] = self.low[:, rows].min(axis=0)
+
+    def merge(self, F, members):
+        """Update after merging ``members`` (current indices, sorted) into ``members[0]``.
+
+        ``F`` is the objective on the merged alphabet.
+        """
+        t = int(self.ids[members[0]])
+        removed = self.ids[members[1:]]
+        keep = np.ones(self.ids.size, dtype=bool)
+        keep[members[1:]] = False
+        self.ids = self.ids[keep]
+        self.position[self.ids] = np.arange(self.ids.size)
+        # Blocks whose best partner was removed: their value stays a lower bound.
+        for k in np.unique(removed // self.block):
+            hit = np.isin(self.arg[k], removed) & self.exact[k] & self.alive
+            self.exact[k, hit] = False
+        self.alive[removed] = False
+        self.row_low[removed] = np.inf
+        self.low[:, removed] = np.inf
+        self.exact[:, removed] = True
+        pairs = np.full(self.n, np.inf)
+        pairs[self.ids] = _pair_block(F, self.position[[t]])[0]  # F({t, b}) for every b
+        # Rows before t: their pair with t in block k changed to new.
+        k = t // self.block
+        rows = self.ids[: self.position[t]]
+        new, low, arg = pairs[rows], self.low[k, rows], self.arg[k, rows]
+        exact = self.exact[k, rows]
+        was_best = exact & (arg == t)
+        # The best partner got worse: the old value bounds the block from below.
+        self.exact[k, rows[was_best & (new > low)]] = False
+        # t is now the block's first best: below a bound, or at an exact value from before t.
+        wins = (new < low) | (exact & (new == low) & ((arg == t) | (t < arg)))
+        wins &= ~(was_best & (new > low))
+        self.low[k, rows[wins]] = new[wins]
+        self.arg[k, rows[wins]] = t
+        self.exact[k, rows[wins]] = True
+        self.row_low[rows] = np.minimum(self.row_low[rows], self.low[k, rows])
+        # Row t: its pairs with the symbols after it.
+        pairs[: t + 1] = np.inf
+        self._set_rows(np.array([t]), pairs[None, :])
+        self.row_low[t] = self.low[:, t].min()
 
 
 def _terms(F):
@@ -626,6 +831,7 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
     merged_sets, ds_iterations, n_solves = [], [], 0
     # One BLAS thread: the products are small and a second thread only adds
     # synchronisation (several times slower on a loaded machine).
+    pairs = members = None
     with (
         threadpool_limits(limits=1, user_api="blas"),
         progress(total=max(n - 1, 0), verbose=verbose, desc="IAC-MDSF (symbols merged)") as bar,
@@ -633,7 +839,11 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
         while columns.shape[1] > 1 and (max_iter is None or len(merged_sets) < max_iter):
             A, B = step_functions(columns, lam, objective)
             F = _Difference(A, B)
-            init, init_value = _best_pair(F, columns.shape[1])
+            if members is None:
+                pairs = _BestPairs(F, _PAIR_BLOCK)
+            else:  # the pairs of the last merge's symbol changed, no other
+                pairs.merge(F, members)
+            init, init_value = pairs.best(F)
             if init_value >= -_TOL:
                 init = None
             mask, value, trace = ds_minimize(A, B, solver=solver, init=init)
@@ -644,8 +854,7 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
             merged_sets.append(ids[members])
             ds_iterations.append(len(trace) - 1)
             target = members[0]
-            for k in members[1:]:
-                assign[assign == ids[k]] = ids[target]
+            assign[np.isin(assign, ids[members[1:]])] = ids[target]
             columns[:, target] = columns[:, members].sum(axis=1)
             keep = np.ones(columns.shape[1], dtype=bool)
             keep[members[1:]] = False

@@ -1,14 +1,19 @@
 """Min-norm-point, DS procedures and IAC-MDSF against brute force over all subsets."""
 
 import itertools
+import math
 
 import numpy as np
 import pytest
+from scipy.special import xlogy
 
 import sklearn_privacy.discrete._submodular as submodular
 from sklearn_privacy.discrete._submodular import (
     EntropicSetFunction,
+    _best_pair,
+    _BestPairs,
     _Corral,
+    _Difference,
     ds_minimize,
     iac_mdsf,
     min_norm_point,
@@ -114,8 +119,9 @@ def test_min_norm_point_certified_stop_matches_full_convergence(monkeypatch):
     A, B = step_functions(joint, 0.1)
     # The first SSP subproblem of IAC-MDSF: A minus a modular lower bound of B tight at
     # the best pair.
-    init, _ = submodular._best_pair(submodular._Difference(A, B), 150)
-    F = A.plus_modular(-submodular._modular_lower_bound(B, init, submodular._Difference(A, B)))
+    D = submodular._Difference(A, B)
+    init, _ = submodular._best_pair(D, 150)
+    F = A.plus_modular(-submodular._modular_lower_bound(B, init, D.flips(init)))
     calls = []
     chain = EntropicSetFunction.chain
     monkeypatch.setattr(
@@ -287,3 +293,270 @@ def test_bottleneck_above_one_is_a_submodular_minimisation_that_merges_everythin
         for solver in ("ssp", "mm"):
             path = iac_mdsf(joint, lam, objective="bottleneck", solver=solver)
             assert path.n_clusters == 1 and path.n_iter == 1
+
+
+# -- the incremental IAC-MDSF against its from-scratch definition --------------------------
+
+
+def _sparse_tied(n, seed):
+    """Sparse tied counts (every symbol seen 1-3 times, binary S): many equal columns."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(1, 4, n)
+    ones = rng.binomial(counts, 0.3)
+    joint = np.vstack([counts - ones, ones]).astype(float)
+    return joint / joint.sum()
+
+
+def _joints():
+    rng = np.random.default_rng(11)
+    counts = rng.integers(0, 3, (4, 40)).astype(float)
+    counts[:, counts.sum(axis=0) == 0] = 1.0
+    yield "sparse tied", _sparse_tied(120, 3)
+    yield "dirichlet", rng.dirichlet(np.full(3 * 30, 0.5)).reshape(3, 30)
+    yield "integer counts, zero cells", counts / counts.sum()
+
+
+def _rate(joint):
+    return mutual_information(joint) / entropy(joint.sum(axis=0))
+
+
+def test_flips_and_at_match_dense_evaluation():
+    # F on the n one-element changes of a set, in O(n) each, against the definition on the
+    # explicit masks; equal columns get bitwise equal values (ties go to the smaller index).
+    joint = _sparse_tied(60, 1)
+    A, B = step_functions(joint, 0.3 * _rate(joint))
+    F = _Difference(A, B)
+    rng = np.random.default_rng(12)
+    for size in (0, 1, 2, 7, 59, 60):
+        mask = np.zeros(60, dtype=bool)
+        mask[rng.choice(60, size, replace=False)] = True
+        flips = np.tile(mask, (60, 1))
+        flips[np.arange(60), np.arange(60)] ^= True
+        np.testing.assert_allclose(F.flips(mask), F(flips), rtol=0, atol=1e-14)
+        assert F.at(mask) == pytest.approx(F(mask), abs=1e-14)
+        values = F.flips(mask)
+        for i, j in itertools.combinations(range(60), 2):
+            if mask[i] == mask[j] and np.array_equal(joint[:, i], joint[:, j]):
+                assert values[i] == values[j]
+
+
+def _small_counts(seed):
+    """Counts 0-2 of a binary S: equal columns, and merged columns equal to others."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 3, (2, int(rng.integers(6, 20)))).astype(float)
+    counts[:, counts.sum(axis=0) == 0] = 1.0
+    return counts / counts.sum()
+
+
+def _check_bounds(pairs, F):
+    """Every block's bound against the pairs computed from scratch: exact blocks hold the
+    smallest value and its first symbol, the others a lower bound."""
+    ids, size = pairs.ids, pairs.n_blocks * pairs.block
+    values = np.full((pairs.n, size), np.inf)
+    values[np.ix_(ids, ids)] = submodular._pair_block(F, np.arange(F.n))
+    values[np.tril_indices(pairs.n, m=size)] = np.inf
+    blocks = values[ids].reshape(ids.size, pairs.n_blocks, pairs.block)
+    smallest = blocks.min(axis=2).T
+    first = (np.argmin(blocks, axis=2) + pairs.block * np.arange(pairs.n_blocks)).T
+    low, exact, arg = pairs.low[:, ids], pairs.exact[:, ids], pairs.arg[:, ids]
+    assert np.all(low[~exact] <= smallest[~exact])
+    np.testing.assert_array_equal(low[exact], smallest[exact])
+    finite = exact & np.isfinite(low)
+    np.testing.assert_array_equal(arg[finite], first[finite])
+    np.testing.assert_array_equal(pairs.row_low[ids], low.min(axis=0))
+
+
+@pytest.mark.parametrize("block", [1, 3, 128])
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_best_pairs_equal_the_from_scratch_search_after_every_merge(block, objective):
+    # The pair kept across merges is the one _best_pair finds from scratch on the current
+    # alphabet (the same two symbols, bitwise the same value; ties between a merged symbol
+    # and an equal column go to the first), merging the best pair or a random set each
+    # time, down to one symbol.
+    rng = np.random.default_rng(13)
+    joints = [joint for _, joint in _joints()] + [_small_counts(seed) for seed in range(40)]
+    for joint in joints:
+        r = _rate(joint)
+        lam = rng.uniform(0, r) if objective == "funnel" else rng.uniform(r / 2, 2 * r)
+        columns = joint.copy()
+        F = _Difference(*step_functions(columns, lam, objective))
+        pairs = _BestPairs(F, block)
+        while True:
+            _check_bounds(pairs, F)
+            mask, value = pairs.best(F)
+            expected_mask, expected = _best_pair(F, F.n)
+            assert value == expected
+            np.testing.assert_array_equal(mask, expected_mask)
+            _check_bounds(pairs, F)
+            if F.n == 1:
+                assert value == np.inf and not mask.any()
+                break
+            if rng.random() < 0.5:
+                size = min(F.n, int(rng.integers(2, max(3, F.n // 4) + 1)))
+                mask = np.zeros(F.n, dtype=bool)
+                mask[rng.choice(F.n, size, replace=False)] = True
+            members = np.flatnonzero(mask)
+            columns[:, members[0]] = columns[:, members].sum(axis=1)
+            columns = np.delete(columns, members[1:], axis=1)
+            F = _Difference(*step_functions(columns, lam, objective))
+            pairs.merge(F, members)
+
+
+def test_iac_mdsf_best_pairs_equal_the_from_scratch_search(monkeypatch):
+    # Inside IAC-MDSF (the merges of the DS steps), at every iteration.
+    monkeypatch.setattr(submodular, "_PAIR_BLOCK", 3)
+    best = _BestPairs.best
+    checked = []
+
+    def checked_best(self, F):
+        mask, value = best(self, F)
+        expected_mask, expected = _best_pair(F, F.n)
+        assert value == expected
+        np.testing.assert_array_equal(mask, expected_mask)
+        checked.append(F.n)
+        return mask, value
+
+    monkeypatch.setattr(_BestPairs, "best", checked_best)
+    for _, joint in _joints():
+        r = _rate(joint)
+        for objective, lam in [("funnel", 1.0), ("funnel", 3.0), ("bottleneck", 2.0)]:
+            m = min(lam * r, 1.0) if objective == "funnel" else r / lam
+            iac_mdsf(joint, m, objective=objective, solver="mm")
+    assert len(checked) > 40
+
+
+class _ExactSets:
+    """``EntropicSetFunction.__call__`` with correctly rounded sums (math.fsum).
+
+    The original code evaluated every candidate set of a step through matrix products,
+    whose rounding depends on the BLAS kernel and breaks exact ties between equal
+    columns differently on different machines; the correctly rounded value of a set
+    depends on its multiset of columns alone.
+    """
+
+    @staticmethod
+    def call(self, masks):
+        masks = np.asarray(masks, dtype=bool)
+        single = masks.ndim == 1
+        out = []
+        for mask in np.atleast_2d(masks):
+            value = math.fsum(self._singles[mask])
+            for c, q in self.terms:
+                sums = np.array([math.fsum(row[mask]) for row in q])
+                value -= c * xlogy(sums, sums).sum()
+            out.append(value)
+        return out[0] if single else np.array(out)
+
+
+def _reference_ds(A, B, solver, init):
+    """The DS loop as first written: every candidate an explicit mask, evaluated at once."""
+    F = _Difference(A, B)
+    n = A.n
+    mask = np.zeros(n, dtype=bool) if init is None else init.copy()
+    value = float(F(mask))
+    trace = [value]
+    for _ in range(200):
+        flips = np.tile(mask, (n, 1))
+        flips[np.arange(n), np.arange(n)] ^= True
+        outside = np.flatnonzero(~mask)
+        outside = outside[np.argsort(F(flips[outside]), kind="stable")]
+        order = np.concatenate([np.flatnonzero(mask), outside])
+        h = np.empty(n)
+        h[order] = np.diff(B.chain(order))
+        if solver == "ssp":
+            candidates = [min_norm_point(A.plus_modular(-h))[0]]
+        else:
+            a_flips, a_value = A(flips), A(mask)
+            at_mask = np.where(mask, a_value - a_flips, a_flips - a_value)
+            singles = A(np.eye(n, dtype=bool))
+            at_full = A(np.ones(n, dtype=bool)) - A(~np.eye(n, dtype=bool))
+            bounds = [np.where(mask, at_mask, singles), np.where(mask, at_full, at_mask)]
+            candidates = [(w - h) < 0 for w in bounds]
+        n_ds = len(candidates)
+        candidates = np.asarray(candidates + list(flips))
+        values = F(candidates)
+        k = int(np.argmin(values))
+        ds_best = int(np.argmin(values[:n_ds]))
+        if values[ds_best] < value - 1e-12:
+            k = ds_best
+        elif values[k] >= value - 1e-12:
+            break
+        mask, value = candidates[k].copy(), float(values[k])
+        trace.append(value)
+    return mask, value, trace
+
+
+def _reference_iac(joint, lam, objective, solver):
+    """IAC-MDSF as first written: the best pair searched from scratch at every step."""
+    columns, ids = joint.copy(), np.arange(joint.shape[1])
+    merged, ds_iterations, objective_values = [], [], []
+    while columns.shape[1] > 1:
+        A, B = step_functions(columns, lam, objective)
+        init, init_value = _best_pair(_Difference(A, B), columns.shape[1])
+        mask, value, trace = _reference_ds(A, B, solver, None if init_value >= -1e-12 else init)
+        if mask.sum() <= 1 or value >= -1e-12:
+            break
+        members = np.flatnonzero(mask)
+        merged.append(ids[members].tolist())
+        ds_iterations.append(len(trace) - 1)
+        columns[:, members[0]] = columns[:, members].sum(axis=1)
+        keep = np.ones(columns.shape[1], dtype=bool)
+        keep[members[1:]] = False
+        columns, ids = columns[:, keep], ids[keep]
+        objective_values.append(mutual_information(columns) - lam * entropy(columns.sum(axis=0)))
+    return merged, ds_iterations, objective_values
+
+
+@pytest.mark.parametrize("solver", ["ssp", "mm"])
+def test_iac_mdsf_makes_the_merges_of_the_from_scratch_algorithm(solver, monkeypatch):
+    # Same sets merged in the same order, same DS iteration counts and objective values as
+    # the algorithm that searches all pairs from scratch and evaluates every candidate set
+    # as a mask (with correctly rounded set values, so that ties break by index as here).
+    monkeypatch.setattr(EntropicSetFunction, "__call__", _ExactSets.call)
+    n_merges = 0
+    for name, joint in _joints():
+        r = _rate(joint)
+        for objective, lam in [("funnel", 1.0), ("funnel", 3.0), ("bottleneck", 2.0)]:
+            m = min(lam * r, 1.0) if objective == "funnel" else r / lam
+            merged, ds_iterations, values = _reference_iac(joint, m, objective, solver)
+            path = iac_mdsf(joint, m, objective=objective, solver=solver)
+            assert [w.tolist() for w in path.merged_sets] == merged, (name, objective, lam)
+            assert path.ds_iterations == ds_iterations
+            np.testing.assert_array_equal(path.objective[1:], values)
+            n_merges += len(merged)
+    assert n_merges > 50
+
+
+# The original implementation's results (git 9184b27) on sparse tied counts (250 symbols),
+# the same with OpenBLAS's Sandybridge and Prescott kernels as with this machine's default:
+# per (lam, solver), the merges and subproblems, the DS iterations, the merged-set sizes
+# (size: count), and the Lagrangian after the first and the last merge and summed over the
+# path. Its merged sets themselves depend on the BLAS kernel where columns are equal.
+_ORIGINAL_250 = {
+    (1, "ssp"): (5, 6, [11, 3, 0, 0, 0], {2: 3, 43: 1, 125: 1}),
+    (1, "mm"): (5, 6, [37, 19, 0, 0, 0], {2: 3, 43: 1, 125: 1}),
+    (3, "ssp"): (65, 66, 28, {2: 37, 3: 18, 4: 8, 22: 1, 25: 1}),
+    (3, "mm"): (65, 66, 55, {2: 37, 3: 18, 4: 8, 22: 1, 25: 1}),
+}
+_ORIGINAL_250_VALUES = {
+    1: (-0.119012900707, -0.134916271640, -0.657343092702),
+    3: (-0.606652349048, -0.686764338291, -43.826922597567),
+}
+
+
+@pytest.mark.parametrize(("lam", "solver"), list(_ORIGINAL_250))
+def test_iac_mdsf_reproduces_the_original_implementation(lam, solver):
+    joint = _sparse_tied(250, 0)
+    path = iac_mdsf(joint, min(lam * _rate(joint), 1.0), solver=solver)
+    n_iter, n_solves, ds_iterations, sizes = _ORIGINAL_250[lam, solver]
+    assert (path.n_iter, path.n_solves) == (n_iter, n_solves)
+    if isinstance(ds_iterations, list):
+        assert path.ds_iterations == ds_iterations
+    else:
+        assert sum(path.ds_iterations) == ds_iterations
+    merged = np.unique([len(w) for w in path.merged_sets], return_counts=True)
+    assert dict(zip(merged[0].tolist(), merged[1].tolist())) == sizes
+    first, last, total = _ORIGINAL_250_VALUES[lam]
+    assert path.objective[1] == pytest.approx(first, abs=1e-12)
+    assert path.objective[-1] == pytest.approx(last, abs=1e-12)
+    assert path.objective.sum() == pytest.approx(total, abs=1e-11)
