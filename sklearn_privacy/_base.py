@@ -12,10 +12,13 @@ S reaches it in one of two ways:
    with ``set_fit_request(sensitive=True)``.
 
 Giving S both ways, or neither to a mechanism that needs it, raises a
-``ValueError``. Subclasses implement two hooks, :meth:`BaseMechanism._fit_mechanism`
-and :meth:`BaseMechanism._release`; this class does all validation around them.
+``ValueError``. Subclasses implement two hooks,
+``_fit_mechanism(X, S, y, sample_weight)`` and ``_release(X, S, rng)``; this
+class does all validation around them, and releases dask collections lazily
+(:meth:`BaseMechanism._release_dask`).
 """
 
+import copy
 from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
@@ -28,8 +31,10 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from sklearn_privacy.exceptions import PrivacyLeakWarning, warn_user
 from sklearn_privacy.utils._dask import (
     count_distinct_rows,
+    head_rows,
     is_dask_collection,
-    release_by_partition,
+    map_row_blocks,
+    n_row_blocks,
 )
 from sklearn_privacy.utils._random import check_seed_sequence
 from sklearn_privacy.utils._sklearn_compat import (
@@ -90,7 +95,9 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     and optionally ``_release_distribution(self, X, S)`` (the probability of each
     release value for each row, for a finite output alphabet: exact leakage),
     ``_distortion(self, X, Xt)`` (the mean distortion between
-    released columns and their release, used by the distortion scorer) and
+    released columns and their release, used by the distortion scorer),
+    ``_start_lazy_release(self)`` (a mechanism that keeps a ledger records
+    the one release of a dask collection there) and
     ``get_feature_names_out`` when the release does not keep the input columns.
 
     Class switches: ``_requires_sensitive`` (fit fails without S),
@@ -336,9 +343,53 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         """
         if is_dask_collection(X):
             check_is_fitted(self)
-            return release_by_partition(self, X)
+            return self._release_dask(X)
         X_release, S = self._split_for_release(X)
         return self._release(X_release, S, self._release_generator())
+
+    def _release_dask(self, X):
+        """Lazy release of a dask DataFrame or Array, one partition (block) at a time.
+
+        One lazy release is one release: the seed of every partition's noise is
+        drawn when this is called and fixed in the graph, so the collection yields
+        the same rows however often and in whatever pieces it is computed (under
+        any scheduler), and a mechanism that keeps a ledger records one release
+        (:meth:`_start_lazy_release`). Each partition draws from its own seed
+        sequence (independent children of fresh OS entropy, or of the seeded
+        release stream), so no two partitions share noise. The graph therefore
+        carries the seeds of its noise, next to the private rows it reads: it is
+        the private computation, not the release; publish what it computes.
+        """
+        releaser = self._start_lazy_release()
+        seeds = np.array([seq.generate_state(4) for seq in self._release_seeds(n_row_blocks(X))])
+        names = list(releaser.get_feature_names_out())
+
+        def release(part, seed):
+            X_release, S = releaser._split_for_release(part)
+            return np.asarray(
+                releaser._release(X_release, S, np.random.default_rng(np.ravel(seed)))
+            )
+
+        dtype = float
+        if hasattr(X, "map_partitions"):
+            # the dtype of the release, from the first row of any partition (the first
+            # may be empty)
+            first = head_rows(X, 1)
+            if len(first):
+                sample = releaser._release(
+                    *releaser._split_for_release(first), np.random.default_rng(0)
+                )
+                dtype = np.asarray(sample).dtype
+        return map_row_blocks(X, release, seeds, names, dtype)
+
+    def _start_lazy_release(self):
+        """Start one lazy release: the object whose ``_release`` its partitions call.
+
+        A shallow copy, so that what a partition's ``_release`` writes (a ledger
+        entry per call) stays off this mechanism. A mechanism that keeps a
+        ledger overrides this to record the one release of the whole collection.
+        """
+        return copy.copy(self)
 
     def _split_for_release(self, X):
         """The released columns and S for ``_release`` (a mechanism that ignores S overrides)."""
@@ -658,13 +709,16 @@ def _check_frame_columns(X, *, numeric, sensitive):
             )
 
 
-def sensitive_positions(sensitive, names, n_columns, *, strict=False):
+def sensitive_positions(sensitive, names, n_columns, *, strict=False, param="sensitive"):
     """Positions of the columns that ``sensitive`` names: the one column resolver.
+
+    Every parameter that names columns of ``X`` (``sensitive``, GIB's
+    ``relevance``) is resolved here, with the same rules and errors.
 
     Parameters
     ----------
     sensitive : int, str, slice, array-like of int or str, or None
-        The ``sensitive`` parameter.
+        The columns, as the parameter gives them.
     names : array-like of str or None
         Column names of ``X`` (None for an array).
     n_columns : int
@@ -673,6 +727,8 @@ def sensitive_positions(sensitive, names, n_columns, *, strict=False):
         index out of range, an empty list or a column named twice raise a
         ``ValueError`` naming it. ``False`` (before validation, to know which
         columns to leave alone): those are skipped, and a slice gives nothing.
+    param : str, default="sensitive"
+        The parameter's name, for the errors.
 
     Returns
     -------
@@ -684,7 +740,7 @@ def sensitive_positions(sensitive, names, n_columns, *, strict=False):
         return np.arange(n_columns)[sensitive].tolist() if strict else []
     items = list(sensitive) if _is_arraylike_not_scalar(sensitive) else [sensitive]
     if strict and not items:
-        raise ValueError("sensitive is empty: give at least one column, or None.")
+        raise ValueError(f"{param} is empty: give at least one column, or None.")
     names = [] if names is None else [str(n) for n in names]
     out = []
     for item in items:
@@ -693,20 +749,20 @@ def sensitive_positions(sensitive, names, n_columns, *, strict=False):
                 out.append(names.index(item))
             elif strict and not names:
                 raise ValueError(
-                    f"sensitive names the column {item!r}, but X has no column names; "
+                    f"{param} names the column {item!r}, but X has no column names; "
                     "pass a DataFrame or give integer indices."
                 )
             elif strict:
-                raise ValueError(f"sensitive column {item!r} is not a column of X.")
+                raise ValueError(f"{param} column {item!r} is not a column of X.")
         elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
             if -n_columns <= item < n_columns:
                 out.append(int(item) % n_columns)
             elif strict:
                 raise ValueError(
-                    f"sensitive column index {item} is out of range for X with {n_columns} columns."
+                    f"{param} column index {item} is out of range for X with {n_columns} columns."
                 )
         elif strict:
-            raise ValueError(f"sensitive must hold column names or integer indices, got {item!r}.")
+            raise ValueError(f"{param} must hold column names or integer indices, got {item!r}.")
     if strict and len(set(out)) != len(out):
-        raise ValueError(f"sensitive={sensitive!r} names a column twice.")
+        raise ValueError(f"{param}={sensitive!r} names a column twice.")
     return out

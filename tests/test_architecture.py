@@ -141,6 +141,89 @@ def test_the_base_stands_below_every_mechanism_family():
         assert floors[family] > floors["_base"]
 
 
+def _mechanism_hooks(package=PACKAGE):
+    """Names of the private methods of the classes in the base and the mechanism families."""
+    hooks = set()
+    paths = [package / "_base.py"]
+    for family in sorted(FAMILIES):
+        paths.extend(sorted((package / family).rglob("*.py")))
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                hooks.update(
+                    item.name
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef)
+                    and item.name.startswith("_")
+                    and not item.name.startswith("__")
+                )
+    return hooks
+
+
+def _hook_uses(path, hooks):
+    """``(line, name)`` where ``path`` reads a hook (or the ledger) off an object not its own."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in hooks:
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append((node.lineno, node.attr))
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) in ("hasattr", "getattr", "setattr")
+            and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in hooks
+        ):
+            found.append((node.lineno, node.args[1].value))  # duck typing by name
+    return found
+
+
+def test_the_ground_floor_calls_no_mechanism_hook():
+    """``utils`` knows no mechanism: it calls none of their private hooks (``_release``,
+    ``_split_for_release``, ``_release_seeds``...) and reads no ledger (``accountant_``),
+    not even by duck typing (``hasattr(m, "_record_release")``). What a mechanism does with
+    a dask collection is a method of the base (``BaseMechanism._release_dask``), which a
+    family specialises through a declared hook (``_start_lazy_release``)."""
+    hooks = _mechanism_hooks() | {"accountant_"}
+    assert {"_release", "_split_for_release", "_release_seeds", "_record_release"} <= hooks
+    for room in sorted(GROUND):
+        paths = [PACKAGE / f"{room}.py"] if (PACKAGE / f"{room}.py").exists() else []
+        paths += sorted((PACKAGE / room).rglob("*.py")) if (PACKAGE / room).is_dir() else []
+        for path in paths:
+            assert _hook_uses(path, hooks) == [], (path, _hook_uses(path, hooks))
+
+
+def test_the_hook_check_sees_duck_typing(tmp_path):
+    """The check above finds a call, a read and a ``hasattr`` by name."""
+    path = tmp_path / "helper.py"
+    path.write_text(
+        "def f(m):\n"
+        "    if hasattr(m, '_record_release'):\n"
+        "        m._release(None, None, None)\n"
+        "    return m.accountant_\n"
+    )
+    hooks = {"_release", "_record_release", "accountant_"}
+    assert sorted(_hook_uses(path, hooks)) == [
+        (2, "_record_release"),
+        (3, "_release"),
+        (4, "accountant_"),
+    ]
+
+
+def test_no_room_imports_a_private_name_of_dp():
+    """``dp`` is a public toolbox: another room (the Gaussian family) imports its public
+    names (``dp.clip_to_ball``), never an underscore name (the private-fit engine that
+    only the Gaussian mechanisms use lives in ``gaussian/_private_fit.py``)."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path, PACKAGE)
+        if _room(module) == "dp":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and _room(node.module or "") == "dp":
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert private == [], (path, node.lineno, private)
+
+
 if __name__ == "__main__":
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else PACKAGE
     lines, edges, floors = house(root)

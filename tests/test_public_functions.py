@@ -16,9 +16,12 @@ Two rooms are exempt, with the reason:
 - ``utils``: developer helpers for writing a mechanism (as ``sklearn.utils``),
   called with already-validated values.
 
-and one function: ``dp.compose_basic`` takes ``*budgets`` (scikit-learn's
+and two functions: ``dp.compose_basic`` takes ``*budgets`` (scikit-learn's
 decorator cannot constrain variadic arguments); it checks each pair itself,
-tested in ``tests/dp``.
+tested in ``tests/dp``. ``dp.clip_to_ball`` is the clipping primitive of the
+Gaussian mechanisms' releases and fits, for validated arrays: its validated twin
+is ``dp.clip_rows`` (validation costs about 100 microseconds a call, half of a
+100-row release).
 """
 
 import importlib
@@ -40,7 +43,7 @@ from sklearn.utils._param_validation import (
 import sklearn_privacy
 
 EXEMPT_ROOMS = {"information", "utils"}
-EXEMPT_FUNCTIONS = {"sklearn_privacy.dp.compose_basic"}
+EXEMPT_FUNCTIONS = {"sklearn_privacy.dp.compose_basic", "sklearn_privacy.dp.clip_to_ball"}
 
 
 def _public_functions():

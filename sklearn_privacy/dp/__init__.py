@@ -1,8 +1,8 @@
 """Differential privacy accounting: analytic Gaussian mechanism, tail bounds, DP estimates."""
 
 from sklearn_privacy.dp._accountant import GaussianAccountant, GaussianSpend
+from sklearn_privacy.dp._clipping import clip_rows, clip_to_ball
 from sklearn_privacy.dp._estimation import (
-    clip_rows,
     compose_basic,
     dp_covariance,
     dp_mean,
@@ -32,6 +32,7 @@ __all__ = [
     "approximate_gaussian_epsilon",
     "classical_gaussian_sigma",
     "clip_rows",
+    "clip_to_ball",
     "compose_basic",
     "dp_covariance",
     "dp_mean",

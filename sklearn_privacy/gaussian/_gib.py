@@ -5,17 +5,16 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
-from sklearn_privacy.dp._estimation import _clip_to_ball
+from sklearn_privacy._base import BaseMechanism, sensitive_positions
+from sklearn_privacy.dp import clip_to_ball, gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import (
     DegenerateReleaseWarning,
     PrivateFitWarning,
     warn_user,
 )
+from sklearn_privacy.gaussian._base import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
-from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import (
     _BetaAtOrBelowCritical,
     gaussian_information_bottleneck,
@@ -28,7 +27,6 @@ from sklearn_privacy.utils._sklearn_compat import (
     Interval,
     StrOptions,
     _check_feature_names_in,
-    _is_arraylike_not_scalar,
 )
 
 # Budget of the private fit-time estimates when fit_epsilon is None.
@@ -255,31 +253,30 @@ class GaussianIBTransformer(_GaussianMechanism):
     def _needs_sensitive(self):
         return self.objective == "funnel"
 
+    def _designed_against(self):
+        """S for the funnel, the relevance variable ``y`` for the bottleneck."""
+        return "sensitive" if self.objective == "funnel" else "y"
+
+    def _declared_classes(self):
+        return self.classes
+
     def _relevance_positions(self):
-        """Positions, inside the released columns, of the ``relevance`` columns."""
+        """Positions, inside the released columns, of the ``relevance`` columns.
+
+        ``relevance`` names columns of ``X`` as ``sensitive`` does, resolved by
+        the same resolver (:func:`~sklearn_privacy._base.sensitive_positions`).
+        """
         if self.relevance is None:
             return np.array([], dtype=int)
-        items = (
-            list(self.relevance) if _is_arraylike_not_scalar(self.relevance) else [self.relevance]
-        )
         names = getattr(self, "feature_names_in_", None)
-        positions = []
-        for item in items:
-            if isinstance(item, (str, np.str_)):
-                if names is None or item not in set(names):
-                    raise ValueError(f"relevance column {item!r} is not a column of X.")
-                idx = int(np.flatnonzero(names == item)[0])
-            elif isinstance(item, (Integral, np.integer)) and not isinstance(item, bool):
-                if not -self.n_features_in_ <= item < self.n_features_in_:
-                    raise ValueError(f"relevance column index {item} is out of range.")
-                idx = int(item) % self.n_features_in_
-            else:
-                raise ValueError(f"relevance must hold column names or indices, got {item!r}.")
-            pos = np.flatnonzero(self.release_columns_ == idx)
-            if pos.size == 0:
-                raise ValueError(f"relevance column {item!r} is also a sensitive column.")
-            positions.append(int(pos[0]))
-        return np.asarray(sorted(set(positions)), dtype=int)
+        columns = sensitive_positions(
+            self.relevance, names, self.n_features_in_, strict=True, param="relevance"
+        )
+        for j in columns:
+            if j in self.sensitive_columns_:
+                label = j if names is None else str(names[j])
+                raise ValueError(f"relevance column {label!r} is also a sensitive column.")
+        return np.flatnonzero(np.isin(self.release_columns_, columns))
 
     def _fit_variables(self, has_y):
         """Check the parameters; say whether the fit reads S and y."""
@@ -463,7 +460,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
         # unit noise on a grid (dp._grid_noise): T = N gamma, N = rint(A x / gamma) + Z
         step = grid_step(self._release_bound)
-        T = _clip_to_ball(X, self.radius_, self.mean_) @ (self.components_.T / step)
+        T = clip_to_ball(X, self.radius_, self.mean_) @ (self.components_.T / step)
         T = grid_integers(T, rng, self._release_bound)
         T *= step
         self._record_release()

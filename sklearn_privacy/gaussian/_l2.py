@@ -5,12 +5,11 @@ from numbers import Integral, Real
 import numpy as np
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
-from sklearn_privacy.dp._estimation import _clip_to_ball
+from sklearn_privacy.dp import clip_to_ball, gaussian_dp_mu, l2_exponential_epsilon
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
+from sklearn_privacy.gaussian._base import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
-from sklearn_privacy.gaussian._privacy import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._solvers import _descending_eigh, _l2_solution
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._docstring import Substitution
@@ -226,6 +225,9 @@ class L2CompressionDP(_GaussianMechanism):
             return TradeoffKnob("beta", "larger", low=0.1, high=1000.0, log=True)
         return TradeoffKnob("epsilon", "larger", low=0.1, high=100.0, log=True)
 
+    def _target_epsilon(self):
+        return self.epsilon
+
     def _fit_variables(self, has_y=False):
         """Check the parameters; the fit reads S (for ``leakage_`` only), never y."""
         if (self.epsilon is None) == (self.beta is None):
@@ -363,7 +365,7 @@ class L2CompressionDP(_GaussianMechanism):
         if self.n_components_ == 0:  # the constant centre
             self._record_release()
             return np.repeat(self.mean_[None, :], X.shape[0], axis=0)
-        Xc = _clip_to_ball(X, self.radius_, self.mean_)
+        Xc = clip_to_ball(X, self.radius_, self.mean_)
         # Noise on a grid (dp._grid_noise): each coefficient a_i v_i^T x in steps of
         # gamma sd_i, plus integer noise; the release is a function of the integers N.
         step, sd = grid_step(self._release_bound), np.sqrt(self.noise_variance_)

@@ -11,7 +11,7 @@ design matrix of its relevance variable) only through a *rows* object:
 - ``max_norm(center, stop)``: the largest norm of ``Z[:, :stop] - center``;
 - ``n_units``, ``norm_histogram``, ``clipped_mean``, ``clipped_second_moment``: what a
   private fit reads (see
-  :func:`~sklearn_privacy.dp._estimation.private_mean_covariance_from_statistics`).
+  :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`).
 
 :class:`ArrayFitRows` computes them from arrays; :class:`DaskFitRows` from a
 dask collection, partition by partition, in as few passes over the data as the
@@ -22,13 +22,10 @@ equal statistics give equal estimates.
 
 import numpy as np
 
-from sklearn_privacy.dp._estimation import (
-    RowStatistics,
-    _clip_to_ball,
-    check_n_units,
-    row_norms_safe,
-)
+from sklearn_privacy.dp import clip_to_ball
+from sklearn_privacy.dp._clipping import row_norms_safe
 from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
+from sklearn_privacy.gaussian._private_fit import RowStatistics, check_n_units
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils._encoding import is_continuous
 from sklearn_privacy.utils._validation import as_2d, check_sensitive, relative_weights
@@ -218,7 +215,7 @@ def _bin_sums(bins, w, Z, norms):
     with np.errstate(divide="ignore", invalid="ignore"):
         unit = np.where(norms[:, None] > 0, Z / norms[:, None], 0.0)
     huge = np.isinf(norms)  # the norm overflowed: the direction in units of the row's peak
-    unit[huge] = _clip_to_ball(Z[huge], 1.0)
+    unit[huge] = clip_to_ball(Z[huge], 1.0)
     return np.asarray(indicator @ Z), np.asarray(indicator @ unit)
 
 
@@ -276,14 +273,14 @@ def clipped_sum_pass(block, center, radius):
     if block is None:
         return None
     Z, _, w = block
-    return w @ _clip_to_ball(Z, radius, center)
+    return w @ clip_to_ball(Z, radius, center)
 
 
 def second_moment_pass(block, center, radius):
     if block is None:
         return None
     Z, _, w = block
-    Zc = _clip_to_ball(Z, radius, center)
+    Zc = clip_to_ball(Z, radius, center)
     return (Zc.T * w) @ Zc
 
 

@@ -1,10 +1,11 @@
-"""dask collections: fit discrete mechanisms from counts, release partition by partition.
+"""dask collections: count distinct rows, reduce partitions in a tree, map blocks of rows.
 
-dask is optional (``pip install "sklearn-privacy[dask]"``); nothing here imports
-it unless a dask collection is passed.
+Generic helpers for dask DataFrames and Arrays; they know nothing of a
+mechanism (the lazy release is :meth:`BaseMechanism._release_dask`). dask is
+optional (``pip install "sklearn-privacy[dask]"``); nothing here imports it
+unless a dask collection is passed.
 """
 
-import copy
 import functools
 
 import numpy as np
@@ -14,8 +15,9 @@ __all__ = [
     "count_distinct_rows",
     "head_rows",
     "is_dask_collection",
+    "map_row_blocks",
+    "n_row_blocks",
     "reduce_partitions",
-    "release_by_partition",
 ]
 
 # Partial results combined per task of the tree reduction.
@@ -102,54 +104,51 @@ def _add_counts(a, b):
     return both.groupby(level=list(range(both.index.nlevels)), dropna=False, sort=False).sum()
 
 
-def release_by_partition(mechanism, X):
-    """Lazy release of a dask DataFrame or Array, one partition (block) at a time.
+def n_row_blocks(X):
+    """Number of blocks of rows of a dask DataFrame (partitions) or 2-D Array (row chunks)."""
+    return X.npartitions if hasattr(X, "map_partitions") else X.numblocks[0]
 
-    One lazy release is one release: the seed of every partition's noise is
-    drawn when this is called and fixed in the graph, so the collection yields
-    the same rows however often and in whatever pieces it is computed (under
-    any scheduler), and a DP mechanism records one release in its accountant.
-    Each partition draws from its own seed sequence (independent children of
-    fresh OS entropy, or of the seeded release stream), so no two partitions
-    share noise. The graph therefore carries the seeds of its noise, next to
-    the private rows it reads: it is the private computation, not the
-    release; publish what it computes.
+
+def map_row_blocks(X, func, seeds, names, dtype=float):
+    """Lazy ``func(part, seed)`` over the blocks of rows of ``X``, each with its own seed.
+
+    Parameters
+    ----------
+    X : dask DataFrame or 2-D dask Array
+        Its blocks of rows (all columns; an Array is rechunked to one block of
+        columns) are the parts.
+    func : callable
+        ``func(part, seed)`` returns the rows of one part as a 2-D ndarray
+        with ``len(names)`` columns; ``part`` is a pandas DataFrame or an
+        ndarray, never an empty DataFrame (an empty partition yields an empty
+        frame without calling ``func``).
+    seeds : ndarray of shape (n_row_blocks(X), k)
+        Row ``i`` goes to block ``i``. The seeds travel as data bound to their
+        block (not as a block number read at compute time), so that no
+        optimisation of the graph (a slice, a selection of partitions) can pair
+        a block with another's seed.
+    names : list of str
+        Column names of the result (a DataFrame ``X``) or its number of columns.
+    dtype : dtype, default=float
+        dtype of the columns of a DataFrame result (its metadata).
+
+    Returns
+    -------
+    dask DataFrame (with the divisions of ``X``) or dask Array (with its row chunks)
     """
     import pandas as pd
 
-    if hasattr(mechanism, "_record_release"):
-        mechanism._record_release()  # one release of the whole collection
-    # Partitions release through a shallow copy whose own accountant absorbs the
-    # per-call entries of ``_release``: computed in this process (synchronous or
-    # threaded scheduler) they would otherwise land in the mechanism's ledger.
-    owner, mechanism = mechanism, copy.copy(mechanism)
-    if hasattr(owner, "accountant_"):
-        mechanism.accountant_ = type(owner.accountant_)()
-    is_array = not hasattr(X, "map_partitions")
-    if is_array and X.numblocks[1] != 1:
-        X = X.rechunk({1: -1})
-    n_parts = X.numblocks[0] if is_array else X.npartitions
-    # The seeds travel as data bound to their partition (not as a partition number
-    # read at compute time), so that no optimisation of the graph (a slice, a
-    # selection of partitions) can pair a partition with another's seed.
-    seeds = np.array([seq.generate_state(4) for seq in owner._release_seeds(n_parts)])
-    names = list(mechanism.get_feature_names_out())
-
-    def release(part, seed):
-        X_release, S = mechanism._split_for_release(part)
-        out = mechanism._release(X_release, S, np.random.default_rng(np.ravel(seed)))
-        return np.asarray(out)
-
-    if is_array:
+    if not hasattr(X, "map_partitions"):
         import dask.array as da
 
-        seed_blocks = da.from_array(seeds, chunks=(1, 4))
+        if X.numblocks[1] != 1:
+            X = X.rechunk({1: -1})
         return da.blockwise(
-            release,
+            func,
             "ij",
             X,
             "ij",
-            seed_blocks,
+            da.from_array(seeds, chunks=(1, seeds.shape[1])),
             "ik",
             concatenate=True,
             align_arrays=False,
@@ -164,14 +163,8 @@ def release_by_partition(mechanism, X):
     def partition(part, seed):
         if len(part) == 0:
             return pd.DataFrame({name: pd.Series(dtype=float) for name in names})
-        return pd.DataFrame(release(part, seed), columns=names, index=part.index)
+        return pd.DataFrame(func(part, seed), columns=names, index=part.index)
 
-    # the dtype of the release, from the first row of any partition (the first may be empty)
-    first = head_rows(X, 1)
-    dtype = float
-    if len(first):
-        sample = mechanism._release(*mechanism._split_for_release(first), np.random.default_rng(0))
-        dtype = np.asarray(sample).dtype
     meta = pd.DataFrame({name: pd.Series(dtype=dtype) for name in names})
     parts = [
         dask.delayed(partition, pure=False)(part, seed) for part, seed in zip(X.to_delayed(), seeds)

@@ -1,11 +1,10 @@
-"""Random streams: one seed, independent streams for fit-time estimates and releases.
+"""Random streams: a seed turned into independent streams for fit-time estimates and releases.
 
-A mechanism turns its ``random_state`` into a :class:`numpy.random.SeedSequence`
-at ``fit`` and spawns independent children from it: one for the estimates made at
-fit (a differentially private mean, a trained network), one for the releases.
-The release stream is a :class:`numpy.random.Generator` kept by the fitted
-mechanism, so that each ``transform`` draws fresh noise and no two releases of
-one fitted mechanism share noise.
+A seed (int, ``RandomState`` or ``Generator``) gives two children of one
+:class:`numpy.random.SeedSequence` at ``fit``: the fit's estimates, and a release
+:class:`numpy.random.Generator` that the fitted mechanism keeps (each ``transform``
+advances it, reproducibly). ``random_state=None`` keeps no state: fresh OS entropy
+for the fit and for every release (``BaseMechanism._spawn_streams``).
 """
 
 from numbers import Integral

@@ -3,7 +3,7 @@ import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 
 from sklearn_privacy.dp import GaussianAccountant, clip_rows, dp_norm_quantile, gaussian_dp_mu
-from sklearn_privacy.dp._estimation import private_mean_covariance
+from sklearn_privacy.gaussian._private_fit import private_mean_covariance
 
 
 def _pld_epsilon(spends, delta):

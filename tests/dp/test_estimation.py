@@ -3,6 +3,7 @@ import pytest
 
 from sklearn_privacy.dp import (
     clip_rows,
+    clip_to_ball,
     compose_basic,
     dp_covariance,
     dp_mean,
@@ -26,6 +27,15 @@ def test_clip_rows_norms_and_direction():
     np.testing.assert_allclose(cos, 1.0)
     center = np.ones(4)
     np.testing.assert_allclose(clip_rows(X, 2.0, center=center), clip_rows(X - center, 2.0))
+
+
+def test_clip_to_ball_is_clip_rows_without_validation():
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(scale=3, size=(50, 3)), [[1e200, -1e200, 0.0]], [[1e-200, 0, 0]]])
+    center = np.array([0.5, -1.0, 2.0])
+    for c in (None, center):
+        np.testing.assert_array_equal(clip_to_ball(X, 2.0, c), clip_rows(X, 2.0, center=c))
+    assert np.all(np.linalg.norm(clip_to_ball(X, 2.0, center), axis=1) <= 2.0)
 
 
 def test_clip_rows_rejects_nonpositive_radius():

@@ -18,13 +18,13 @@ from scipy.special import ndtr
 
 from sklearn_privacy.dp import (
     GaussianAccountant,
+    clip_to_ball,
     dp_mean,
     dp_norm_quantile,
     dp_second_moment,
     gaussian_dp_epsilon_from_mu,
     gaussian_dp_mu,
 )
-from sklearn_privacy.dp._estimation import _FIT_SHARES, _clip_to_ball
 from sklearn_privacy.dp._grid_noise import (
     GRID_STEP,
     grid_sensitivity,
@@ -34,13 +34,14 @@ from sklearn_privacy.dp._grid_noise import (
 )
 from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
+from sklearn_privacy.gaussian._private_fit import _FIT_SHARES
 
 GAMMA = 2.0**-20  # the grid step, written out: one noise deviation is 2^20 steps
 
 
 def _float_release(mech, X, rng):
     """``L2CompressionDP._release`` as of 9184b27: float signal plus float noise."""
-    Xc = _clip_to_ball(np.asarray(X, dtype=float), mech.radius_, mech.mean_)
+    Xc = clip_to_ball(np.asarray(X, dtype=float), mech.radius_, mech.mean_)
     coef = Xc @ mech.components_.T
     coef *= mech.scale_
     coef += rng.standard_normal(coef.shape) * np.sqrt(mech.noise_variance_)

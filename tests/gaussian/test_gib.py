@@ -81,6 +81,44 @@ def test_relevance_columns_replace_y_and_are_not_released():
     np.testing.assert_allclose(gib.components_, gib_y.components_, rtol=1e-10)
 
 
+@pytest.mark.parametrize(
+    "relevance, X_kind, message",
+    [
+        ([9], "array", "relevance column index 9 is out of range for X with 4 columns"),
+        (["zz"], "frame", "relevance column 'zz' is not a column of X"),
+        (["a"], "array", "relevance names the column 'a', but X has no column names"),
+        ([1.5], "array", "relevance must hold column names or integer indices, got 1.5"),
+        ([], "array", "relevance is empty: give at least one column, or None"),
+        ([1, -3], "array", r"relevance=\[1, -3\] names a column twice"),
+        (["s"], "frame", "relevance column 's' is also a sensitive column"),
+        ([-4], "array", "relevance column 0 is also a sensitive column"),
+    ],
+)
+def test_relevance_is_resolved_by_the_column_resolver_of_sensitive(relevance, X_kind, message):
+    # one resolver, one set of rules for every parameter naming columns (sensitive_positions)
+    X, y = _xy(n=100)
+    S = (X[:, 0] > 0).astype(int)
+    X = np.column_stack([S, X])
+    if X_kind == "frame":
+        X = pd.DataFrame(X, columns=["s", "a", "b", "c"])
+    sensitive = ["s"] if X_kind == "frame" else [0]
+    gib = GaussianIBTransformer(fit_data="public", relevance=relevance, sensitive=sensitive)
+    with pytest.raises(ValueError, match=message):
+        gib.fit(X, y)
+
+
+def test_relevance_named_by_index_or_name_gives_one_fit():
+    X, y = _xy(n=500)
+    X = np.column_stack([X[:, :2], y])  # the relevance column informs the other two
+    df = pd.DataFrame(X, columns=["a", "b", "c"])
+    kw = dict(fit_data="public", beta=20.0)
+    by_name = GaussianIBTransformer(relevance=["c"], **kw).fit(df)
+    by_index = GaussianIBTransformer(relevance=[-1], **kw).fit(X)
+    np.testing.assert_array_equal(by_name.relevance_positions_, [2])
+    np.testing.assert_array_equal(by_index.feature_positions_, [0, 1])
+    np.testing.assert_allclose(by_name.components_, by_index.components_, rtol=1e-12)
+
+
 def test_beta_below_critical_value_releases_noise_and_names_it():
     # at or below the smallest critical value the bottleneck's optimum is A = 0: nothing
     # about X (it raised before, so a default fit on weakly informative data failed)

@@ -1,11 +1,9 @@
-"""What the Gaussian mechanisms share to make their DP guarantee cover everything published.
+"""The base of the Gaussian mechanisms: fit rows, private estimates, ledger, guarantee.
 
-A fitted Gaussian mechanism publishes its release rows and the fitted attributes
-used to make them (centre, components, scales, clipping radius). With
-``fit_data="private"`` those attributes come from Gaussian-mechanism estimates
-(a private radius, mean and covariance), recorded with the release in one
-:class:`~sklearn_privacy.dp.GaussianAccountant`; with ``fit_data="public"`` the
-user declares the fit rows public and only the releases are accounted for.
+``_GaussianMechanism`` fits from the statistics of the rows (in memory or dask),
+with ``fit_data="private"`` through the private estimates of
+:mod:`sklearn_privacy.gaussian._private_fit`, and records them with every release
+in one :class:`~sklearn_privacy.dp.GaussianAccountant`.
 """
 
 import re
@@ -17,7 +15,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import _S_COLUMNS, BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
-from sklearn_privacy.dp._estimation import _FIT_SHARES, private_mean_covariance_from_statistics
 from sklearn_privacy.dp._grid_noise import grid_sensitivity
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
 from sklearn_privacy.exceptions import PrivateFitWarning, warn_user
@@ -28,6 +25,10 @@ from sklearn_privacy.gaussian._moments import (
     combine_summaries,
     summarise_variable,
     weighted_moments,
+)
+from sklearn_privacy.gaussian._private_fit import (
+    _FIT_SHARES,
+    private_mean_covariance_from_statistics,
 )
 from sklearn_privacy.utils import declared_design_matrix, is_continuous, sensitive_design_matrix
 from sklearn_privacy.utils._dask import reduce_partitions
@@ -88,6 +89,11 @@ class _GaussianMechanism(BaseMechanism):
         Fit from the rows' statistics (:mod:`sklearn_privacy.gaussian._moments`):
         call :meth:`_fit_moments`, design the release, then
         :meth:`_set_guarantee`; ``_release`` calls :meth:`_record_release`.
+
+    and may override ``_designed_against()`` with ``_declared_classes()`` (the
+    variable the mechanism is designed against, S or y, and its declared
+    encoding: GIB's ``classes``) and ``_target_epsilon()`` (the epsilon it is
+    calibrated to). The base reads no other parameter of a subclass.
     """
 
     def _claims_dp(self):
@@ -136,10 +142,29 @@ class _GaussianMechanism(BaseMechanism):
         if self.fit_data == "public":
             check_scale_peaks(peaks, name)
 
+    # ------------------------------------------------- the declared variable
+    def _designed_against(self):
+        """The variable the mechanism is designed against: ``"sensitive"``, ``"y"`` or None.
+
+        Its encoding is declared by :meth:`_declared_classes` (a ``classes``
+        parameter); the other variables (S read for ``leakage_`` alone) are
+        encoded as ``"auto"`` says. None (the default): the mechanism is
+        designed against no variable and has no ``classes`` parameter.
+        """
+        return None
+
+    def _declared_classes(self):
+        """How the variable of :meth:`_designed_against` is encoded (``classes``).
+
+        ``"auto"``, ``"continuous"`` or an array of classes; ``"auto"`` by default.
+        """
+        return "auto"
+
     def _warn_many_classes(self, values, n_classes, name):
         """Warn when ``classes="auto"`` reads numbers as many classes (a score, a count)."""
         numeric = np.asarray(values).dtype.kind in "iufb"
-        if hasattr(self, "classes") and numeric and n_classes > _MANY_CLASSES:
+        declares = self._designed_against() is not None
+        if declares and numeric and n_classes > _MANY_CLASSES:
             warn_user(
                 f"classes='auto' read {name} as more than {_MANY_CLASSES} classes (integer "
                 "values are classes) and one-hot encodes them into the Gaussian model. If it "
@@ -148,17 +173,18 @@ class _GaussianMechanism(BaseMechanism):
                 UserWarning,
             )
 
-    def _check_read_classes(self, values, name):
+    def _check_read_classes(self, values, role):
         """Refuse numbers read off the rows as more than 200 classes in one column.
 
         Public fits only (``classes="auto"`` reads the encoding off the rows);
-        ``values`` is the variable or its distinct symbols. One-hot classes of
-        a measurement (fnlwgt as S: 21648 integers) would make a design matrix
-        of n x 21647 floats and a covariance over all of them.
+        ``values`` is the variable ``role`` (``"sensitive"`` or ``"y"``) or its
+        distinct symbols. One-hot classes of a measurement (fnlwgt as S: 21648
+        integers) would make a design matrix of n x 21647 floats and a
+        covariance over all of them.
         """
-        is_s = name in ("sensitive", _S_COLUMNS)
-        auto = ", classes='auto'" if hasattr(self, "classes") else ""
-        if self._declares(name):
+        is_s = role == "sensitive"
+        auto = ", classes='auto'" if self._designed_against() is not None else ""
+        if self._designed_against() == role:
             remedies = (
                 "Pass classes='continuous' to read it as a number, or bin it first "
                 f"({BIN_EXAMPLES}); if these really are classes, declare them, classes=[...]."
@@ -174,24 +200,26 @@ class _GaussianMechanism(BaseMechanism):
             MAX_READ_CATEGORIES,
             reader=f"{type(self).__name__} (fit_data='public'{auto})",
             remedies=remedies,
-            name="sensitive" if is_s else name,
+            name=role,
             column_labels=self._sensitive_column_labels() if is_s else None,
             bound=f"{MAX_READ_CATEGORIES} (the limit on numbers read off the rows as classes)",
             numbers_only=True,
         )
 
-    def _design(self, values, name):
+    def _design(self, values, role, name=None):
         """Float design matrix of S or y: declared for a private fit, else as ``classes`` says.
 
-        ``classes`` (a parameter of the mechanism, ``"auto"`` when it has none):
-        ``"auto"`` reads the encoding off the rows for a public fit (see
+        ``role`` is ``"sensitive"`` or ``"y"``; ``name`` names the values in
+        messages (``role`` by default). The encoding (:meth:`_classes_of`):
+        ``"auto"`` reads it off the rows for a public fit (see
         :func:`~sklearn_privacy.utils.sensitive_design_matrix`) and means
         ``"continuous"`` for a private one, whose classes are private.
         """
-        classes = self._classes_of(name)
-        if self._encoding_read_off_rows(name):
+        name = role if name is None else name
+        classes = self._classes_of(role)
+        if self._encoding_read_off_rows(role):
             if not is_continuous(values):
-                self._check_read_classes(values, name)
+                self._check_read_classes(values, role)
             design = sensitive_design_matrix(values, name)
             self._warn_many_classes(values, design.shape[1] + 1, name)
             return design
@@ -209,39 +237,32 @@ class _GaussianMechanism(BaseMechanism):
             )
         return declared_design_matrix(values, "continuous", name)
 
-    def _classes_of(self, name):
-        """``classes`` for the variable it declares, ``"auto"`` for the other one.
+    def _classes_of(self, role):
+        """The declared encoding of the variable designed against, ``"auto"`` for the other one.
 
-        ``classes`` (a parameter of GIB only) declares the variable the mechanism is
-        designed against: S for the funnel, y for the bottleneck. The other one (S
-        of a bottleneck, read for ``leakage_``) is encoded as ``"auto"`` says.
+        The variable :meth:`_designed_against` names (S for the funnel, y for the
+        bottleneck) is encoded as :meth:`_declared_classes` says; the other one (S
+        of a bottleneck, read for ``leakage_``) as ``"auto"`` says.
         """
-        return getattr(self, "classes", "auto") if self._declares(name) else "auto"
+        return self._declared_classes() if self._designed_against() == role else "auto"
 
-    def _declares(self, name):
-        """Whether ``classes`` declares the variable ``name`` (S of the funnel, y otherwise)."""
-        if not hasattr(self, "classes"):
-            return False
-        is_s = name in ("sensitive", _S_COLUMNS)
-        return is_s if getattr(self, "objective", None) == "funnel" else name == "y"
-
-    def _encoding_read_off_rows(self, name):
+    def _encoding_read_off_rows(self, role):
         """Whether the encoding of S or y is read off the rows: a public fit with ``"auto"``."""
-        classes = self._classes_of(name)
+        classes = self._classes_of(role)
         return self.fit_data == "public" and isinstance(classes, str) and classes == "auto"
 
-    def _declared_encoder(self, name, n_source_columns):
+    def _declared_encoder(self, role, name, n_source_columns):
         """The encoder of S or y when it needs no look at the rows (else None)."""
-        if self._encoding_read_off_rows(name):
+        if self._encoding_read_off_rows(role):
             return None
-        return _DeclaredEncoder(self, name, n_source_columns)
+        return _DeclaredEncoder(self, role, name, n_source_columns)
 
     def _fit_moments(self, rows, mu_fit, radius, public_radius=True):
         """``(mean, covariance, radius)`` of the fit rows: private or public.
 
         ``rows`` gives the statistics of the rows (see
         :mod:`sklearn_privacy.gaussian._moments`). Private:
-        :func:`~sklearn_privacy.dp._estimation.private_mean_covariance_from_statistics`
+        :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`
         under the ``mu_fit``-GDP budget (the radius is estimated privately when
         ``radius`` is None). Public: the sample moments, and the largest
         centred row norm when ``radius`` is None and ``public_radius`` is set
@@ -340,24 +361,25 @@ class _GaussianMechanism(BaseMechanism):
             ["sensitive", "y", "sample_weight"],
         )
         raw = [dask.delayed(self._dask_rows, pure=False)(*part) for part in parts]
-        wanted = [(0, uses_s and has_s, s_name), (1, uses_y, "y")]
+        wanted = [(0, uses_s and has_s, "sensitive", s_name), (1, uses_y, "y", "y")]
         sources = [self.sensitive_columns_.size if has_columns else _n_columns(sensitive), None]
         if uses_y:
             sources[1] = _n_columns(y)
         encoders = [
-            self._declared_encoder(name, sources[i]) if want else None for i, want, name in wanted
+            self._declared_encoder(role, name, sources[i]) if want else None
+            for i, want, role, name in wanted
         ]
-        if any(want and encoders[i] is None for i, want, _ in wanted):
+        if any(want and encoders[i] is None for i, want, _, _ in wanted):
             summaries = reduce_partitions(
                 raw, _summarise_block, _combine_block_summaries, uses_s and has_s, uses_y, s_name
             )
-            for i, want, name in wanted:
+            for i, want, role, name in wanted:
                 if want and encoders[i] is None:
                     if summaries is None or summaries[i] is None:
                         raise ValueError("X has no rows of positive weight.")
                     encoders[i] = VariableEncoder(summaries[i], name)
                     if not encoders[i].continuous:
-                        self._check_read_classes(encoders[i].symbols, name)
+                        self._check_read_classes(encoders[i].symbols, role)
         self._spawn_streams()
         blocks = [dask.delayed(self._dask_design, pure=False)(part, *encoders) for part in raw]
         n_features, n_extra = self._n_fit_columns(encoders)
@@ -452,7 +474,20 @@ class _GaussianMechanism(BaseMechanism):
         self.release_epsilon_ = release.epsilon(self.delta_)
 
     def _record_release(self):
+        """Record one release in the ledger (``_release`` calls it)."""
         self.accountant_.spend("release", sensitivity=self.sensitivity_, sigma=1.0)
+
+    def _start_lazy_release(self):
+        """One ledger entry for a lazy (dask) release, however often it is computed.
+
+        Its partitions release through a copy whose own, empty ledger absorbs
+        the entry each ``_release`` makes: computed in this process (synchronous
+        or threaded scheduler) they would otherwise land in this ledger.
+        """
+        self._record_release()
+        releaser = super()._start_lazy_release()
+        releaser.accountant_ = GaussianAccountant()
+        return releaser
 
     def privacy_spent(self):
         """``(epsilon, delta)`` of everything published so far.
@@ -475,6 +510,10 @@ class _GaussianMechanism(BaseMechanism):
         check_is_fitted(self, "accountant_")
         return self._as_target(self.accountant_.epsilon(self.delta_)), self.delta_
 
+    def _target_epsilon(self):
+        """The epsilon the mechanism is calibrated to (a parameter), or None (the default)."""
+        return None
+
     def _as_target(self, epsilon):
         """``epsilon``, or the ``epsilon`` the user asked for when it meets it to rounding.
 
@@ -483,7 +522,7 @@ class _GaussianMechanism(BaseMechanism):
         value at most 1e-12 above the target (rounding) or below it (the target
         is then a true, slightly loose bound) reads as the target.
         """
-        target = getattr(self, "epsilon", None)
+        target = self._target_epsilon()
         if target is None or not np.isfinite(epsilon):
             return epsilon
         meets = float(target) * (1.0 - 1e-9) <= epsilon <= float(target) * (1.0 + 1e-12)
@@ -525,13 +564,14 @@ class _DeclaredEncoder:
     columns of the variable (its schema), with no look at the rows.
     """
 
-    def __init__(self, mechanism, name, n_source_columns):
+    def __init__(self, mechanism, role, name, n_source_columns):
         self.mechanism = mechanism
+        self.role = role
         self.name = name
         self.n_columns = self(np.zeros((1, n_source_columns))).shape[1]
 
     def __call__(self, values):
-        return self.mechanism._design(values, self.name)
+        return self.mechanism._design(values, self.role, self.name)
 
 
 def _n_columns(values):
