@@ -213,7 +213,8 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             columns it names hold S and are not released.
         y : array-like of shape (n_samples,), default=None
             Downstream target; passed through untouched (used only as the
-            relevance variable of an information bottleneck).
+            relevance variable of an information bottleneck, and as the utility
+            of ``PPANTransformer(distortion="mutual_information")``).
         sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
             S given as metadata, when it is not a column of ``X``.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -141,6 +141,46 @@ def test_the_base_stands_below_every_mechanism_family():
         assert floors[family] > floors["_base"]
 
 
+def test_ppan_estimator_stands_on_its_layers_and_is_read_in_one_place():
+    """``adversarial``: no layer imports the estimator module; the layers that import torch
+    or skorch are imported by it inside functions only (``import sklearn_privacy`` stays
+    light); and only ``_settings`` takes the estimator (``est``): ``_build`` and the others
+    read the resolved ``PPANSettings``."""
+    room = PACKAGE / "adversarial"
+    heavy = {"torch", "skorch"}
+    heavy_layers = set()
+    for path in sorted(room.glob("_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {
+            alias.name.split(".")[0]
+            for node in tree.body
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        } | {
+            (node.module or "").split(".")[0]
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+        }
+        if top & heavy:
+            heavy_layers.add(path.stem)
+    assert {"_build", "_net", "_modules", "_evaluate", "_stopping"} <= heavy_layers
+    for path in sorted(room.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = _module_name(path, PACKAGE)
+        if path.stem != "__init__":
+            assert "sklearn_privacy.adversarial._ppan" not in _imports(path, module), path.name
+        for node in tree.body if path.stem not in heavy_layers else ():
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert node.module.rsplit(".", 1)[-1] not in heavy_layers, (path.name, node.module)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and path.stem not in (
+                "_ppan",
+                "_settings",
+            ):
+                names = [a.arg for a in node.args.args + node.args.kwonlyargs]
+                assert "est" not in names, (path.name, node.name)
+
+
 def _mechanism_hooks(package=PACKAGE):
     """Names of the private methods of the classes in the base and the mechanism families."""
     hooks = set()

@@ -1,20 +1,8 @@
 """What PPAN's networks read: codes of finite records, S one-hot or standardised, scaled floats.
 
-The estimator (:mod:`sklearn_privacy.adversarial._ppan`) decides the release
-family; this module turns the data into the arrays the networks take:
-
-- :class:`SensitiveEncoding`: S as the adversary's target (codes of its joint
-  symbols, or standardised floats) and as an input of the mechanism
-  (``observation="full"``: one-hot, or standardised), with its entropy;
-- :class:`PPANInputs`: the observation (codes of the distinct rows of a finite
-  observation, or floats with their standardisation), the useful data of a
-  mutual-information utility, and the training arrays of a fit;
-- the label columns (strings, categories) of ``X``, coded at fit and decoded in
-  the release.
-
-Symbols are coded by :func:`sklearn_privacy.utils._symbols.encode_rows` and
-looked up by :class:`~sklearn_privacy.utils._symbols.RowIndex`, as in every
-discrete mechanism; standardisations are scikit-learn's ``StandardScaler``.
+:class:`PPANInputs` encodes the observation and the training arrays of a fit,
+:class:`SensitiveEncoding` S, and the ``*_label_columns`` functions the label columns of X
+(coded at fit, decoded in the release).
 """
 
 import numpy as np

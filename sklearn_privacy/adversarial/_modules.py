@@ -1,14 +1,8 @@
 """Torch modules of PPAN: release mechanisms, adversaries, discriminator (sec. 2.3, 3).
 
-Imported only inside :mod:`sklearn_privacy.adversarial` functions, so that
-``import sklearn_privacy`` does not import torch.
-
-Every mechanism maps ``(w, noise)`` to ``(z, weights)``: ``z`` of shape
-``(n, K, d_z)`` holds K candidate releases per row and ``weights`` of shape
-``(n, K)`` their probabilities, so that every loss is the exact expectation
-``sum_k weights[:, k] * loss(z[:, k])`` over the finite part of the release
-(eq. 6 for a finite alphabet, the mixture component for a Gaussian mixture,
-and K = 1 for a single reparameterised draw).
+Every mechanism maps ``(w, noise)`` to ``(z, weights)``: K candidate releases per row
+and their probabilities, so every loss is an exact expectation over the finite part
+of the release. Imported at ``fit`` only (it imports torch).
 """
 
 import math

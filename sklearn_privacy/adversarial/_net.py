@@ -1,7 +1,6 @@
 """The skorch net of PPAN: mechanism, adversary and their alternating updates (eq. 3-5, 10).
 
-Imported only inside :mod:`sklearn_privacy.adversarial` functions (it imports
-torch and skorch).
+Imported at ``fit`` only (it imports torch and skorch).
 """
 
 import numpy as np
@@ -222,8 +221,12 @@ class PPANNet(NeuralNet):
             return values.mean()
         return (sw * values).sum() / sw.sum()
 
-    def objective(self, log_q, dist, weights, Xi=None):
-        """Mechanism loss: ``E log Q(S|Z) + lam E d`` or the budget penalty (eq. 3-6)."""
+    def loss_terms(self, log_q, dist, weights, Xi=None):
+        """The mechanism loss's terms ``(privacy, distortion, penalty)`` (eq. 3-6).
+
+        ``E log Q(S|Z)``, ``E d`` and the distortion's weight in the loss: ``lam E d``, or
+        the budget's augmented-Lagrangian penalty; the loss is ``privacy + penalty``.
+        """
         Xi = {} if Xi is None else Xi
         privacy = self.batch_mean((weights * log_q).sum(-1), Xi)
         distortion = self.batch_mean((weights * dist).sum(-1), Xi)
@@ -259,7 +262,7 @@ class PPANNet(NeuralNet):
                 self.discriminator_optimizer_.step()
         self.optimizer_.zero_grad()
         log_q, dist, weights, seen = self.terms(Xi)
-        privacy, distortion, penalty = self.objective(log_q, dist, weights, Xi)
+        privacy, distortion, penalty = self.loss_terms(log_q, dist, weights, Xi)
         loss = privacy + penalty
         if self.discriminator is not None and self.gamma > 0:
             fake = self.discriminator_(seen)
@@ -290,17 +293,17 @@ class PPANNet(NeuralNet):
             log_q = torch.log(joint / joint.sum(0, keepdim=True).clamp(min=1e-30))
             layer.weight.copy_(log_q.clamp(min=-60.0))
 
-    def _exact_objective(self, Xi):
-        """``(privacy, distortion, penalty)`` with the adversary at its maximiser."""
+    def _exact_loss_terms(self, Xi):
+        """``(privacy, distortion, penalty, weights)`` with the adversary at its maximiser."""
         self.best_response(Xi)
         log_q, dist, weights, _ = self.terms(Xi)
-        return (*self.objective(log_q, dist, weights, Xi), weights)
+        return (*self.loss_terms(log_q, dist, weights, Xi), weights)
 
     def _exact_step(self, Xi, batch):
         """One exact step: the adversary's maximiser, then the mechanism's mirror step."""
         table = self.module_.table.weight
         self.optimizer_.zero_grad()
-        privacy, distortion, penalty, weights = self._exact_objective(Xi)
+        privacy, distortion, penalty, weights = self._exact_loss_terms(Xi)
         weights.retain_grad()
         loss = privacy + penalty
         loss.backward()
@@ -322,7 +325,7 @@ class PPANNet(NeuralNet):
         for _ in range(40):
             self.optimizer_.step()
             with torch.no_grad():
-                new_privacy, _, new_penalty, _ = self._exact_objective(Xi)
+                new_privacy, _, new_penalty, _ = self._exact_loss_terms(Xi)
             if (new_privacy + new_penalty).item() <= value + 1e-7 * (1.0 + abs(value)):
                 group["lr"] *= 1.2
                 break
@@ -363,7 +366,7 @@ class PPANNet(NeuralNet):
         Xi = to_tensor(Xi, device=self.device)
         with torch.no_grad():
             log_q, dist, weights, _ = self.terms(Xi)
-            privacy, distortion, penalty = self.objective(log_q, dist, weights, Xi)
+            privacy, distortion, penalty = self.loss_terms(log_q, dist, weights, Xi)
             loss = privacy + penalty
         self.history.record_batch("valid_distortion", distortion.item())
         return {"loss": loss, "y_pred": loss}

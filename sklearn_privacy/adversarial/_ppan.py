@@ -1,9 +1,8 @@
 """PPANTransformer: privacy-preserving adversarial networks (ppan-tripathy2017).
 
-The estimator; the layers below it live beside it: ``_inputs`` (what the
-networks read), ``_build`` (the net assembled), ``_net`` (the alternating
-training), ``_modules`` (the torch modules) and ``_evaluate`` (the operating
-point).
+The estimator only; beside it ``_settings`` (its parameters resolved per fit), ``_inputs``
+(what the networks read), ``_build`` (the net), ``_net`` (the training), ``_modules``
+(the torch modules), ``_stopping`` (the rule) and ``_evaluate`` (the operating point).
 """
 
 from numbers import Integral, Real
@@ -21,6 +20,7 @@ from sklearn_privacy.adversarial._inputs import (
     map_label_columns,
     sensitive_is_discrete,
 )
+from sklearn_privacy.adversarial._settings import PPANSettings
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.utils import TradeoffKnob, is_continuous
 from sklearn_privacy.utils._docstring import Substitution
@@ -55,9 +55,8 @@ class PPANTransformer(BaseMechanism):
     while the adversary maximises ``E log Q(S|Z)`` (ppan-tripathy2017, eq. 3-5),
     so that ``H(S) + E log Q(S|Z)``, a variational lower bound on ``I(S; Z)``
     (eq. 2), falls at the price of the distortion. With ``max_distortion`` the
-    distortion term is a penalty on the excess over the budget (with a
-    Lagrange multiplier in exact steps, so that the budget is met when
-    training converges).
+    distortion term is a penalty on the excess over the budget, with a
+    Lagrange multiplier, so that the budget is met when training converges.
     The networks live in a skorch ``NeuralNet`` (``net_``) whose
     ``train_step`` alternates ``adversary_steps`` adversary updates and one
     mechanism update, each with its own optimizer; where the observation, the
@@ -71,21 +70,11 @@ class PPANTransformer(BaseMechanism):
     lam : float, default=10.0
         Weight of the distortion. Without ``max_distortion`` it is the
         trade-off knob: a larger ``lam`` keeps the release closer to ``X``
-        and leaks more. With ``max_distortion`` it is the weight of an
-        augmented Lagrangian of the budget,
-        ``lam * (max(0, e + mu / (2 lam))^2 - (mu / (2 lam))^2)`` on the
-        excess ``e = E d - max_distortion`` (the paper's penalty
-        ``lam * max(0, e)^2`` while ``mu = 0``), whose multiplier ``mu``
-        (``multiplier_`` of ``net_``, 0 at first) rises after every epoch by
-        ``2 e`` (``e`` clipped to the budget's size) in minibatch training,
-        and by ``2 lam e / scale`` on the excess ``e / scale`` in exact steps,
-        so that the budget is met at convergence whatever ``lam``, which only
-        sets how hard the first epochs push (the default 10 was measured best
-        for exact steps; 500 takes about ten times more steps). ``scale`` is
-        1, or the total variance of the released columns for
-        ``distortion="squared"`` (the squared error of releasing their mean).
-        The stopping rule also waits for the budget: met, and used while the
-        multiplier is positive.
+        and leaks more. With ``max_distortion`` it weighs the budget's
+        penalty, whose multiplier meets the budget at convergence whatever
+        ``lam``: it only sets how hard the first epochs push (10 was measured
+        best for exact steps; 500 takes about ten times more steps). The
+        update rule is in the User Guide.
     max_distortion : float or None, default=None
         Distortion budget ``delta``, in the unit of ``distortion`` (see
         there: for squared error a sum over the released columns per row);
@@ -157,7 +146,9 @@ class PPANTransformer(BaseMechanism):
         fitted to their last ``2 n_iter_no_change`` epoch values, times
         ``n_iter_no_change``); with minibatches a change within one standard
         error of the epoch-to-epoch noise counts as settled too, so a noisy
-        plateau stops. ``None`` trains ``max_epochs`` epochs.
+        plateau stops. With a budget it also waits until the budget is met
+        (and used, while its multiplier is positive). ``None`` trains
+        ``max_epochs`` epochs.
     n_iter_no_change : int, default=10
         Epochs per window of the stopping rule.
     batch_size : int, default=128
@@ -284,6 +275,17 @@ class PPANTransformer(BaseMechanism):
     ``leakage_`` is measured on the fit data; on new data use the scorers of
     :mod:`sklearn_privacy.metrics`. torch and skorch are imported at ``fit``.
 
+    ``fit``'s ``y`` is read only by ``distortion="mutual_information"`` (the
+    utility ``I(y; Z)``). Its ``sample_weight`` multiplies every loss term of a
+    row (mechanism, adversary, discriminator, utility posterior), each
+    minibatch's loss divided by the batch's weight sum; ``leakage_``,
+    ``disclosure_``, ``distortion_`` and ``H(S)`` use the weighted empirical
+    distribution, so integer weights give the exact ``leakage_`` formula of the
+    repeated rows, but rows are still drawn uniformly into minibatches: a
+    weighted fit is not the fit of the repeated rows draw for draw. Only the
+    weights' ratios matter (constant weights are the unweighted fit); weights
+    under which all other rows vanish beside one (in float64) are refused.
+
     Examples
     --------
     >>> import numpy as np
@@ -383,38 +385,6 @@ class PPANTransformer(BaseMechanism):
         self.sensitive = sensitive
         self.random_state = random_state
 
-    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
-        """Train the mechanism against the adversary.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Observed data; the columns named by ``sensitive`` hold S.
-        y : array-like of shape (n_samples,), default=None
-            Passed through, except by ``distortion="mutual_information"``,
-            whose utility is ``I(y; Z)``.
-        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
-            S as metadata, when it is not a column of ``X``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative row weights (rows of weight 0 are left out). Every
-            loss term of a row (mechanism, adversary, discriminator, utility
-            posterior) is multiplied by its weight and each minibatch's loss
-            is divided by the batch's weight sum; ``leakage_``,
-            ``disclosure_``, ``distortion_`` and ``H(S)`` use the weighted
-            empirical distribution, so that integer weights give the exact
-            ``leakage_`` formula of the repeated rows. Rows are still drawn
-            uniformly into minibatches, so a weighted fit is not the fit of
-            the repeated rows draw for draw; constant weights are the
-            unweighted fit. Only their ratios matter (``w`` and ``w * 2**k``
-            give the same fit); weights under which all other rows vanish
-            beside one (in float64) are refused.
-
-        Returns
-        -------
-        self : PPANTransformer
-        """
-        return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
-
     def get_tradeoff_knob(self):
         """``lam`` (larger leaks more), or ``max_distortion`` when it is set (smaller leaks more).
 
@@ -431,13 +401,7 @@ class PPANTransformer(BaseMechanism):
         self._check_discrete_sensitive(S)
         import torch
 
-        from sklearn_privacy.adversarial._build import (
-            build_net,
-            distortion_scale,
-            exact_steps,
-            resolve_activation,
-            resolve_device,
-        )
+        from sklearn_privacy.adversarial._build import build_net, resolve_device
         from sklearn_privacy.adversarial._evaluate import operating_point
         from sklearn_privacy.adversarial._net import BatchDataset
 
@@ -461,18 +425,25 @@ class PPANTransformer(BaseMechanism):
             sample_weight = relative_weights(sample_weight)[0]
         self._choose_release(X, y)
         self._check_images(X)
-        self.activation_ = resolve_activation(self.activation, self.distortion_measure_, X.shape[1])
         inputs = PPANInputs(
             X, S, release=self.release_, observation=self.observation, sample_weight=sample_weight
         )
+        settings = PPANSettings.resolve(
+            self,
+            inputs,
+            release=self.release_,
+            distortion=self.distortion_measure_,
+            n_features=X.shape[1],
+            device=device,
+        )
+        self.activation_ = settings.activation
         self._inputs = inputs
         self.sensitive_records_ = inputs.sensitive.records
         self.input_records_ = self.output_records_ = inputs.records
-        utility = self.distortion_measure_ == "mutual_information"
-        data = inputs.training_data(X, S, y, utility=utility)
+        data = inputs.training_data(X, S, y, utility=settings.distortion == "mutual_information")
         # exact steps average over the distinct (w, s) cells, weighted: the empirical expectation
-        train = inputs.cells(data) if exact_steps(self, inputs) else data
-        net = build_net(self, inputs, len(train["w"]), X.shape[1], device)
+        train = inputs.cells(data) if settings.exact else data
+        net = build_net(settings, inputs, len(train["w"]))
         seed = int(self._fit_rng.integers(2**63))
         devices = [torch.device(device)] if str(device).startswith("cuda") else []
         threads = torch.get_num_threads()
@@ -497,12 +468,16 @@ class PPANTransformer(BaseMechanism):
         point = operating_point(
             net, inputs, X, data, noise, release=self.release_, activation=self.activation_
         )
-        for name, value in point.items():
-            setattr(self, name, value)
+        self.adversary_leakage_ = point["adversary_leakage_"]
+        self.leakage_ = point["leakage_"]
+        self.disclosure_ = point["disclosure_"]
+        self.distortion_ = point["distortion_"]
+        self.mapping_ = point["mapping_"]
+        if "fresh_leakage_" in point:  # a continuous release only
+            self.fresh_leakage_ = point["fresh_leakage_"]
         self._warn_unsettled(net)
-        scale = distortion_scale(self, inputs)
-        self._warn_budget_missed(scale, X.shape[1])
-        self._warn_kept_x(scale)
+        self._warn_budget_missed(settings.distortion_scale, X.shape[1])
+        self._warn_kept_x(settings.distortion_scale)
 
     def _warn_unsettled(self, net):
         """``ConvergenceWarning`` when ``max_epochs`` ended training before the stopping rule."""

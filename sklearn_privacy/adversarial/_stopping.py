@@ -1,35 +1,7 @@
-"""PPAN's stopping rule on the saddle objective (a skorch callback).
+"""PPAN's stopping rule (a skorch callback): the saddle has settled and the budget is met.
 
-A minimax game has no loss that only falls: the mechanism lowers its
-objective while the adversary raises its bound, and each can undo the other's
-progress. Training has settled when *both* stop moving, so the rule watches
-the two epoch series that the net records:
-
-- ``train_loss``: the mechanism objective ``E log Q(S|Z) + penalty``;
-- ``adversary_loss``: ``-E log Q(S|Z)``, the adversary's bound
-  ``H(S) + E log Q(S|Z)`` up to the constant ``H(S)``.
-
-Over the last ``2 * n_iter_no_change`` epochs a straight line is fitted to
-each; its slope times ``n_iter_no_change`` is the change of the series' mean
-from one window of ``n_iter_no_change`` epochs to the next (for a linear
-trend, exactly the difference of the two windows' means). Training stops when
-both changes are at most ``tol`` (nats). With minibatches the epoch values are
-noisy: a change within one standard error (from the scatter around the
-line, so that a steady trend is not mistaken for noise) also counts as
-settled, so that the rule stops a plateau instead of waiting for a noise-free
-value that never comes (two standard errors stopped slow descents measured on
-the binary and scalar Gaussian test models; one lets them run on). Exact full-batch
-steps are deterministic and get no
-such allowance.
-
-With a distortion budget the objectives can settle while the budget's
-multiplier is still climbing (an augmented Lagrangian moves it once per
-epoch), so training has also to meet the budget: the mean distortion of the
-last window within half of ``0.02 max_distortion + 0.005 distortion_scale``
-above the budget (half the tolerance of the missed-budget warning, as the
-operating point is measured on a fresh draw), and that whole tolerance below
-it only while the multiplier is 0 (a positive multiplier says the budget binds, so a
-release well inside it is still moving towards it).
+A minimax game has no loss that only falls, so the rule waits until both the mechanism
+objective and the adversary's loss stop moving; its measurements are in docs/design.md.
 """
 
 import numpy as np
@@ -42,6 +14,11 @@ _MONITORED = ("train_loss", "adversary_loss")
 
 class SaddleConvergence(Callback):
     """Stop training when the mechanism objective and the adversary's bound have settled.
+
+    A series' change is the slope of a line fitted to its last ``2 n_iter_no_change``
+    epoch values times ``n_iter_no_change`` (for a linear trend, the difference of the
+    two windows' means); ``train_loss`` and ``adversary_loss`` must both change by at
+    most ``tol``, and a net's distortion budget must be met.
 
     Parameters
     ----------
@@ -85,6 +62,8 @@ class SaddleConvergence(Callback):
             changes.append(change)
             allowance = 0.0
             if self.noisy and w > 1:
+                # one standard error of the slope, from the scatter around the line (a
+                # steady trend is not noise); two stopped slow descents too early
                 residual = values - values.mean() - slope * t
                 scatter = np.sqrt(residual @ residual / (2 * w - 2))
                 allowance = w * scatter / np.sqrt(t @ t)
@@ -99,7 +78,12 @@ class SaddleConvergence(Callback):
 
     @staticmethod
     def _meets_budget(net, history, w):
-        """Whether the last window's mean distortion meets the net's budget (if any)."""
+        """Whether the last window's mean distortion meets the net's budget (if any).
+
+        At most half the missed-budget warning's slack above it (the operating point is
+        measured on a fresh draw), and the whole slack below it only while the multiplier
+        is 0 (a positive one says the budget binds, so a release inside it still moves).
+        """
         budget = getattr(net, "max_distortion", None)
         if budget is None:
             return True

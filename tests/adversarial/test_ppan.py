@@ -509,8 +509,10 @@ def test_ppan_fits_string_categories_and_releases_them():
     release = mech.transform(frame)
     assert set(release[:, 0]) <= {"x", "y", "z"}
     assert 0.0 <= -make_leakage_scorer()(mech, frame) <= np.log(2)
+    # handle_unknown="nearest" (the default since issue 27) reads the nearest record
+    assert set(mech.transform(frame.assign(a="w"))[:, 0]) <= {"x", "y", "z"}
     with pytest.raises(ValueError, match="column 'a' of X holds 'w', a category not seen"):
-        mech.transform(frame.assign(a="w"))
+        mech.set_params(handle_unknown="error").transform(frame.assign(a="w"))
     # the same as an object array, S by position
     arr = PPANTransformer(sensitive=[2], max_epochs=5, random_state=0).fit(frame.to_numpy(object))
     assert set(arr.transform(frame.to_numpy(object))[:, 0]) <= {"x", "y", "z"}
@@ -749,3 +751,82 @@ def test_float_sensitive_beside_a_label_column_is_continuous():
     mech = _small(sensitive=["s"]).fit(frame)
     assert not mech._inputs.sensitive.discrete
     assert mech.sensitive_records_ is None
+
+
+def _settings_inputs(*, table=True, discrete=True, total_variance=4.0):
+    from types import SimpleNamespace
+
+    sensitive = SimpleNamespace(discrete=discrete)
+    return SimpleNamespace(table=table, sensitive=sensitive, total_variance=total_variance)
+
+
+@pytest.mark.parametrize(
+    "release, distortion, table, discrete, split, exact",
+    [
+        ("categorical", "hamming", True, True, None, True),
+        ("categorical", "squared", True, True, None, True),
+        ("categorical", "hamming", False, True, None, False),  # full observation, continuous S
+        ("categorical", "hamming", True, False, None, False),  # continuous S
+        ("categorical", "mutual_information", True, True, None, False),
+        ("categorical", "hamming", True, True, 5, False),  # a split trains by minibatches
+        ("universal", "squared", False, True, None, False),
+    ],
+)
+def test_settings_resolve_exact_steps_and_their_auto_values(
+    release, distortion, table, discrete, split, exact
+):
+    from sklearn_privacy.adversarial._settings import PPANSettings
+
+    est = PPANTransformer(train_split=split)
+    settings = PPANSettings.resolve(
+        est,
+        _settings_inputs(table=table, discrete=discrete),
+        release=release,
+        distortion=distortion,
+        n_features=3,
+        device="cpu",
+    )
+    assert settings.exact is exact
+    # the documented "auto" values: 0.5 / 2000 exact steps, Adam's 1e-3 / 100 epochs
+    assert (settings.lr, settings.max_epochs) == ((0.5, 2000) if exact else (1e-3, 100))
+    assert settings.adversary_lr == settings.lr
+    # the budget's unit: the released columns' total variance for squared error only
+    assert settings.distortion_scale == (4.0 if distortion == "squared" else 1.0)
+
+
+def test_settings_keep_given_values_and_are_frozen():
+    import dataclasses
+
+    from sklearn_privacy.adversarial._settings import PPANSettings
+
+    est = PPANTransformer(lr=0.01, adversary_lr=0.2, max_epochs=7, hidden_layer_sizes=[4, 2])
+    settings = PPANSettings.resolve(
+        est,
+        _settings_inputs(total_variance=0.0),
+        release="categorical",
+        distortion="squared",
+        n_features=20,
+        device="cpu",
+    )
+    assert (settings.lr, settings.adversary_lr, settings.max_epochs) == (0.01, 0.2, 7)
+    assert settings.hidden == (4, 2) and settings.activation == "leaky_relu"  # 20 columns
+    assert settings.distortion_scale == 1.0  # no variance: the unit stays 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.exact = False
+
+
+def test_a_fit_resolves_its_settings_once(monkeypatch):
+    from sklearn_privacy.adversarial import _settings
+
+    calls = []
+    resolve = _settings.PPANSettings.resolve.__func__
+
+    def counted(cls, *args, **kwargs):
+        calls.append(kwargs["release"])
+        return resolve(cls, *args, **kwargs)
+
+    monkeypatch.setattr(_settings.PPANSettings, "resolve", classmethod(counted))
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 60)
+    mech = _small(sensitive=[0], max_distortion=0.2).fit(np.c_[s, s ^ (rng.random(60) < 0.2)])
+    assert calls == ["categorical"] and mech.net_.exact
