@@ -96,18 +96,55 @@ def clip_to_ball(X, radius, center=None):
     >>> clip_to_ball(np.array([[3.0, 4.0], [1e300, 1e300]]), 1.0).round(3).tolist()
     [[0.6, 0.8], [0.707, 0.707]]
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        Xc = X if center is None else X - center
-        squares = np.einsum("ij,ij->i", Xc, Xc)
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        scale = radius * (1.0 - _shrink(X.shape[1])) / np.sqrt(squares)
-        plain = np.isfinite(squares) & (squares > 1e-280) & (scale > 1e-290)
-        out = Xc * np.minimum(scale, 1.0)[:, None]
+    Xc, squares = centred_squares(X, center)
+    factor, plain = clip_factors(squares, radius, X.shape[1])
+    out = Xc * factor[:, None]
     if plain.all():
         return out
     rows = np.flatnonzero(~plain)
     out[rows] = _clip_in_units(X[rows], radius, None if center is None else center)
     return out
+
+
+def clipped_product(X, radius, center, W):
+    """``clip_to_ball(X, radius, center) @ W`` without the clipped copy of ``X``.
+
+    The clipping scale of each row multiplies the product's row (``k`` columns
+    instead of the ``d`` of ``X``); rows whose norm is not an ordinary float
+    are clipped in units of their largest value, as :func:`clip_to_ball` does.
+    """
+    Xc, squares = centred_squares(X, center)
+    factor, plain = clip_factors(squares, radius, X.shape[1])
+    if plain.all():
+        out = Xc @ W
+        out *= factor[:, None]
+        return out
+    rows = np.flatnonzero(~plain)
+    out = np.empty((X.shape[0], W.shape[1]))
+    keep = np.flatnonzero(plain)
+    out[keep] = (Xc[keep] @ W) * factor[keep, None]
+    out[rows] = _clip_in_units(X[rows], radius, center) @ W
+    return out
+
+
+def centred_squares(X, center=None):
+    """``X - center`` and the squared norm of each of its rows (inf where they overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        Xc = X if center is None else X - center
+        return Xc, np.einsum("ij,ij->i", Xc, Xc)
+
+
+def clip_factors(squares, radius, n_features):
+    """Per-row scale ``min(1, R / ||x||)`` of :func:`clip_to_ball`, and where it holds.
+
+    ``plain`` marks the rows whose squared norm and scale are ordinary floats;
+    the others (overflow, subnormal) must be clipped with :func:`clip_to_ball`
+    in units of their largest value, and their ``factor`` is meaningless.
+    """
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        scale = radius * (1.0 - _shrink(n_features)) / np.sqrt(squares)
+        plain = np.isfinite(squares) & (squares > 1e-280) & (scale > 1e-290)
+    return np.minimum(scale, 1.0), plain
 
 
 def _clip_in_units(X, radius, center):
@@ -146,6 +183,11 @@ def row_norms_safe(X):
     X = np.asarray(X, dtype=float)
     with np.errstate(over="ignore"):
         squares = np.einsum("ij,ij->i", X, X)
+    return norms_from_squares(X, squares)
+
+
+def norms_from_squares(X, squares):
+    """:func:`row_norms_safe` of ``X`` given its rows' squared norms (one pass saved)."""
     norms = np.sqrt(squares)
     redo = np.flatnonzero(~np.isfinite(squares) | (squares < 1e-280))
     if redo.size:

@@ -6,7 +6,8 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism, sensitive_positions
-from sklearn_privacy.dp import clip_to_ball, gaussian_dp_mu, gib_exponential_epsilon
+from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
+from sklearn_privacy.dp._clipping import clipped_product
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import (
     DegenerateReleaseWarning,
@@ -460,7 +461,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
         # unit noise on a grid (dp._grid_noise): T = N gamma, N = rint(A x / gamma) + Z
         step = grid_step(self._release_bound)
-        T = clip_to_ball(X, self.radius_, self.mean_) @ (self.components_.T / step)
+        T = clipped_product(X, self.radius_, self.mean_, self.components_.T / step)
         T = grid_integers(T, rng, self._release_bound)
         T *= step
         self._record_release()

@@ -5,7 +5,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.dp import clip_to_ball, gaussian_dp_mu, l2_exponential_epsilon
+from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
+from sklearn_privacy.dp._clipping import clipped_product
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.gaussian._base import FIT_DATA_CONSTRAINTS, _GaussianMechanism
@@ -365,13 +366,11 @@ class L2CompressionDP(_GaussianMechanism):
         if self.n_components_ == 0:  # the constant centre
             self._record_release()
             return np.repeat(self.mean_[None, :], X.shape[0], axis=0)
-        Xc = clip_to_ball(X, self.radius_, self.mean_)
         # Noise on a grid (dp._grid_noise): each coefficient a_i v_i^T x in steps of
         # gamma sd_i, plus integer noise; the release is a function of the integers N.
         step, sd = grid_step(self._release_bound), np.sqrt(self.noise_variance_)
-        N = grid_integers(
-            Xc @ (self.components_.T * (self.scale_ / (sd * step))), rng, self._release_bound
-        )
+        W = self.components_.T * (self.scale_ / (sd * step))
+        N = grid_integers(clipped_product(X, self.radius_, self.mean_, W), rng, self._release_bound)
         out = N @ (self.components_ * (step * sd)[:, None])
         out += self.mean_
         self._record_release()

@@ -59,8 +59,10 @@ def weighted_moments(Z, sample_weight=None):
     total = w.sum()
     mean = w @ Z / total
     Zc = Z - mean
+    # sum_i w_i z_i z_i^T as Y^T Y, Y = sqrt(w_i) z_i: a symmetric product (half the work)
+    Y = Zc if sample_weight is None else Zc * np.sqrt(w)[:, None]
     # the divisor sum(w) - 1 (at least 1) of the caller's units, in the scaled ones
-    cov = (Zc.T * w) @ Zc / max(total - factor, factor)
+    cov = Y.T @ Y / max(total - factor, factor)
     return mean, cov
 
 
@@ -330,9 +332,7 @@ class DaskFitRows:
         The public weight of one person (``max_person_weight``).
     """
 
-    def __init__(
-        self, blocks, *, n_features, n_extra, n_released, private, want_moments, unit=1.0
-    ):
+    def __init__(self, blocks, *, n_features, n_extra, n_released, private, want_moments, unit=1.0):
         self._blocks = blocks
         self.unit = float(unit)
         self.n_features = n_features

@@ -12,7 +12,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sklearn_privacy.dp import clip_to_ball
-from sklearn_privacy.dp._clipping import row_norms_safe
+from sklearn_privacy.dp._clipping import (
+    centred_squares,
+    clip_factors,
+    norms_from_squares,
+)
 from sklearn_privacy.dp._grid_noise import grid_sensitivity, grid_sigma, noisy_on_grid
 from sklearn_privacy.dp._radius import (
     BEYOND_LARGEST,
@@ -86,21 +90,61 @@ class RowStatistics:
         """The total weight in units of ``unit`` (see :func:`check_n_units`)."""
         return check_n_units(self.total_weight, self.unit)
 
+    def _centred(self, center):
+        """``Z - center`` and its squared row norms, kept for the last centre asked.
+
+        The estimate reads the histogram of the norms around a centre and then
+        clips around the same centre: one pass over the rows serves both.
+        """
+        center = None if center is None else np.asarray(center, dtype=float)
+        key = None if center is None else center.tobytes()
+        if getattr(self, "_cached_key", ()) != key:
+            self._cached = centred_squares(self.Z, center)
+            self._cached_key = key
+        return self._cached
+
+    def _clip_factors(self, radius, center):
+        """``Z - center``, each row's clipping scale, and the rows it serves (``plain``).
+
+        The other rows (a norm that is not an ordinary float) are clipped in
+        units of their largest value by the caller, with :func:`clip_to_ball`.
+        """
+        Zc, squares = self._centred(center)
+        factor, plain = clip_factors(squares, float(radius), self.n_features)
+        return Zc, np.where(plain, factor, 0.0), plain
+
+    def _clip_rest(self, plain, radius, center):
+        """The rows outside ``plain`` clipped (few: overflowing or subnormal), and their index."""
+        rows = np.flatnonzero(~plain)
+        center = None if center is None else np.asarray(center, dtype=float)
+        return rows, clip_to_ball(self.Z[rows], float(radius), center)
+
     def norm_histogram(self, center=None):
         """:func:`~sklearn_privacy.dp._radius.log2_histogram` of ``||Z - center||``, in units."""
-        Z = self.Z if center is None else self.Z - center
-        return log2_histogram(row_norms_safe(Z), self._weights / self.unit)
+        Zc, squares = self._centred(center)
+        return log2_histogram(norms_from_squares(Zc, squares), self._weights / self.unit)
 
     def clipped_mean(self, radius, center=None):
         """Weighted mean of the rows minus ``center`` clipped to the ball of ``radius``."""
-        center = None if center is None else np.asarray(center, dtype=float)
-        clipped = clip_to_ball(self.Z, float(radius), center)
-        return self._relative @ clipped / self._relative.sum()
+        Zc, factor, plain = self._clip_factors(radius, center)
+        if plain.all():
+            total = (factor * self._relative) @ Zc
+        else:
+            rows, clipped = self._clip_rest(plain, radius, center)
+            total = (factor * self._relative)[plain] @ Zc[plain] + self._relative[rows] @ clipped
+        return total / self._relative.sum()
 
     def clipped_second_moment(self, center, radius):
         """Weighted mean of ``c c^T`` over the rows minus ``center`` clipped to ``radius``."""
-        Zc = clip_to_ball(self.Z, float(radius), np.asarray(center, dtype=float))
-        return (Zc.T * self._relative) @ Zc / self._relative.sum()
+        Zc, factor, plain = self._clip_factors(radius, center)
+        # sum_i w_i f_i^2 z_i z_i^T as Y^T Y, Y = sqrt(w_i) f_i z_i: a symmetric product
+        root = factor * np.sqrt(self._relative)
+        Y = Zc * root[:, None] if plain.all() else Zc[plain] * root[plain, None]
+        moment = Y.T @ Y
+        if not plain.all():
+            rows, clipped = self._clip_rest(plain, radius, center)
+            moment += (clipped.T * self._relative[rows]) @ clipped
+        return moment / self._relative.sum()
 
 
 def check_n_units(total_weight, unit):

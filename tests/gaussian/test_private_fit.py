@@ -103,3 +103,29 @@ def test_the_gib_refusal_names_the_private_covariance_as_the_cause():
             assert "n=400" in message and "fit_epsilon=1.0" in message
             assert "Choose a larger beta" not in message
     assert refused < 20  # before: 35 of 40 refused
+
+
+def test_private_statistics_equal_clipping_every_row():
+    """The fit's statistics (one centring per centre, the clipping scale folded into the
+    product) equal clipping every row and summing, weights and overflowing rows included."""
+    from sklearn_privacy.dp import clip_rows
+    from sklearn_privacy.dp._clipping import clipped_product
+    from sklearn_privacy.gaussian._private_fit import RowStatistics
+
+    rng = np.random.default_rng(0)
+    Z = rng.standard_t(2, size=(3000, 4)) * 3
+    Z[0], Z[1] = 1.3e308, 1e-200  # a norm that overflows, one that underflows
+    w = rng.integers(1, 5, Z.shape[0]).astype(float)
+    rows = RowStatistics(Z, w)
+    p = w / w.sum()
+    for center in (None, np.array([1.0, -2.0, 0.5, 3.0])):
+        for radius in (0.5, 3.0, 1e3):
+            clipped = clip_rows(Z, radius, center=center)
+            np.testing.assert_allclose(rows.clipped_mean(radius, center), p @ clipped, rtol=1e-12)
+            if center is not None:
+                moment = rows.clipped_second_moment(center, radius)
+                np.testing.assert_allclose(moment, (clipped.T * p) @ clipped, rtol=1e-12)
+            W = rng.normal(size=(4, 2))
+            np.testing.assert_allclose(
+                clipped_product(Z, radius, center, W), clipped @ W, rtol=1e-12, atol=1e-300
+            )
