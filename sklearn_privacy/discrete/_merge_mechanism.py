@@ -10,6 +10,7 @@ scale-free ``lam`` of both into the multiplier of the Lagrangian actually
 optimised (:meth:`_MergeMechanism._multiplier`).
 """
 
+from abc import abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
@@ -44,9 +45,7 @@ _BOTTLENECK_CAP = 2.0
 class _MergeMechanism(BaseMechanism):
     """Shared machinery of the mechanisms that merge a categorical alphabet.
 
-    Subclasses implement ``_merge(joint)`` returning ``(labels, path, n_iter)``:
-    the cluster of each symbol of the joint alphabet, the fitted path and the
-    number of iterations to report as ``n_iter_``; and ``get_tradeoff_knob``.
+    Subclasses implement the abstract :meth:`_merge` and ``get_tradeoff_knob``.
     """
 
     _parameter_constraints: dict = {
@@ -85,6 +84,20 @@ class _MergeMechanism(BaseMechanism):
             The fitted mechanism.
         """
         return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
+
+    @abstractmethod
+    def _merge(self, joint):
+        """Merge the joint alphabet of ``joint`` (``P(S, X)``, S by row).
+
+        Returns
+        -------
+        labels : ndarray of int of shape (n_symbols,)
+            The cluster of each symbol.
+        path : object
+            The fitted path (``path_``).
+        n_iter : int
+            The iterations to report as ``n_iter_``.
+        """
 
     def _fit_mechanism(self, X, S, y, sample_weight):
         names = getattr(self, "feature_names_in_", None)
