@@ -13,10 +13,19 @@ Each case runs in a fresh subprocess (peak RSS from ``getrusage``), on
 that size, in the same run. Targets: n = 10000 in <= 15 s and <= 2 GB for dense
 and sparse, log-log slope of time against n <= 2.2 between 2000 and 20000, Adult
 in <= 5 s. Writes ``benchmarks/results/funnel_scale.csv`` and ``.png``.
+
+``--compare REF`` instead times git ``REF`` (e.g. ``9184b27``, before the
+packed triangle of issue 26) against today's code on dense and sparse 10000
+and 20000 and on Adult (thresholds 0.8 and 0.5), alternating the two in fresh
+subprocesses, ``--repeats`` times each: best CPU seconds, peak RSS, the ratio,
+and whether both made the same merges and informations (a digest of the path).
+Writes ``benchmarks/results/funnel_scale_compare.csv``.
 """
 
 import argparse
+import hashlib
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -69,6 +78,7 @@ def worker(impl, kind, n, threshold, data_home):
             funnel.fit(X, sensitive=s)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         n, merges = funnel.alphabet_.n_symbols_, funnel.n_iter_
+        path = funnel.path_
     else:
         joint = dense_joint(n) if kind == "dense" else sparse_joint(n)
         t = threshold * entropy(joint.sum(axis=0))
@@ -77,14 +87,27 @@ def worker(impl, kind, n, threshold, data_home):
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         merges = len(path.merges)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"n": n, "wall": wall, "cpu": cpu, "rss_mb": rss, "merges": merges}))
+    digest = hashlib.sha1(
+        b"".join(np.ascontiguousarray(a).tobytes() for a in (path.merges, path.leakage))
+    ).hexdigest()[:12]
+    print(
+        json.dumps(
+            {"n": n, "wall": wall, "cpu": cpu, "rss_mb": rss, "merges": merges, "path": digest}
+        )
+    )
 
 
 def run_case(impl, kind, n, threshold, data_home, timeout):
     cmd = [sys.executable, __file__, "--worker", impl, kind, str(n), str(threshold), data_home]
+    # One BLAS/OpenMP thread (the children share the machine; oversubscription distorts).
+    env = dict(os.environ)
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(name, "1")
     failed = {"n": n, "wall": np.nan, "cpu": np.nan, "rss_mb": np.nan, "merges": -1}
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+        out = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout, check=True, env=env
+        )
     except subprocess.TimeoutExpired:
         return {**failed, "error": f"timed out after {timeout:g} s"}
     except subprocess.CalledProcessError as exc:
@@ -102,6 +125,51 @@ def slope(rows):
     return float(np.polyfit(np.log(n[ok]), np.log(t[ok]), 1)[0])
 
 
+def compare(ref, repeats, data_home, timeout):
+    """Baseline ``ref`` against today's code, alternating, best of ``repeats``."""
+    cases = [("dense", 10000, 0.0), ("sparse", 10000, 0.8), ("dense", 20000, 0.0)]
+    cases += [("sparse", 20000, 0.8), ("adult", 0, 0.8), ("adult", 0, 0.5)]
+    print(f"baseline {ref} vs today, best of {repeats} (CPU s, peak RSS MB)")
+    print(
+        f"{'case':>7s} {'n':>6s} {'thr':>4s} {'base cpu':>9s} {'new cpu':>8s} {'ratio':>6s} "
+        f"{'base MB':>8s} {'new MB':>7s} {'same':>5s}"
+    )
+    rows = []
+    for kind, n, threshold in cases:
+        runs = {"base": [], "new": []}
+        for _ in range(repeats):
+            for impl, label in ((ref, "base"), ("new", "new")):
+                runs[label].append(run_case(impl, kind, n, threshold, data_home, timeout))
+        best = {
+            k: min(v, key=lambda r: r["cpu"] if np.isfinite(r["cpu"]) else np.inf)
+            for k, v in runs.items()
+        }
+        paths = {r.get("path") for v in runs.values() for r in v}
+        row = {
+            "case": kind,
+            "n": best["new"]["n"],
+            "threshold": threshold,
+            "base_cpu": best["base"]["cpu"],
+            "new_cpu": best["new"]["cpu"],
+            "ratio": best["base"]["cpu"] / best["new"]["cpu"],
+            "base_rss_mb": best["base"]["rss_mb"],
+            "new_rss_mb": best["new"]["rss_mb"],
+            "same_path": len(paths) == 1 and None not in paths,
+        }
+        rows.append(row)
+        print(
+            f"{kind:>7s} {row['n']:6d} {threshold:4.1f} {row['base_cpu']:9.2f} "
+            f"{row['new_cpu']:8.2f} {row['ratio']:6.2f} {row['base_rss_mb']:8.0f} "
+            f"{row['new_rss_mb']:7.0f} {str(row['same_path']):>5s}",
+            flush=True,
+        )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    with open(RESULTS / "funnel_scale_compare.csv", "w") as f:
+        f.write(",".join(rows[0]) + "\n")
+        for row in rows:
+            f.write(",".join(str(v) for v in row.values()) + "\n")
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         impl, kind, n, threshold, data_home = sys.argv[2:7]
@@ -114,7 +182,12 @@ def main():
     parser.add_argument("--adult-baseline", action="store_true")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--data-home", default=default_data_home())
+    parser.add_argument("--compare", metavar="REF", default=None)
+    parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
+    if args.compare:
+        compare(args.compare, args.repeats, args.data_home, args.timeout)
+        return
     cases = [("dense", n, 0.0) for n in args.sizes] + [("sparse", n, 0.8) for n in args.sizes]
     cases += [("adult", 0, 0.8), ("adult", 0, 0.5)]
     rows = []
