@@ -143,11 +143,11 @@ def _clean_mapping(Q, p_y, distortion, budget):
     if empty.any():
         Q[empty] = 1.0 / Q.shape[1]
     if budget is not None:
-        expected = float(p_y @ np.einsum("ij,ij->i", Q, distortion))
+        expected = float(p_y @ (Q * distortion).sum(axis=1))
         if expected > budget:
             closest = np.argmin(distortion, axis=1)
             rows = np.arange(Q.shape[0])
-            least = float(p_y @ distortion[rows, closest])
+            least = float(p_y @ (_closest_mapping(distortion) * distortion).sum(axis=1))
             t = min(1.0, (expected - budget) / max(expected - least, _TINY) * (1 + 1e-12))
             Q *= 1 - t
             Q[rows, closest] += t
