@@ -105,8 +105,13 @@ class DistortionLevels:
 
     def sums(self, A):
         """Per row and level, the sum of the entries of ``A`` at that level."""
-        n_y, m = self.shape
-        return np.bincount(self.cell.ravel(), weights=A.ravel(), minlength=n_y * m).reshape(n_y, m)
+        out = np.zeros(self.shape)
+        flat_a = A.ravel()
+        for j, (flat, rows) in self.sparse.items():
+            out[:, j] = np.bincount(rows, weights=flat_a[flat], minlength=self.shape[0])
+        for j, mask in self.masks.items():
+            out[:, j] = np.einsum("ij,ij->i", A, mask)
+        return out
 
     def minima(self, A):
         """Per row and level, the least entry of ``A`` at that level (``inf`` if none)."""
