@@ -113,6 +113,11 @@ class DistortionLevels:
             out[:, j] = np.einsum("ij,ij->i", A, mask)
         return out
 
+    def cell_sums(self, A):
+        """:meth:`sums` through the cell index: one ``bincount``, no masks."""
+        n_y, m = self.shape
+        return np.bincount(self.cell.ravel(), weights=A.ravel(), minlength=n_y * m).reshape(n_y, m)
+
     def minima(self, A):
         """Per row and level, the least entry of ``A`` at that level (``inf`` if none)."""
         out = np.full(self.shape, np.inf)
@@ -262,7 +267,7 @@ def budget_projection(logits, distortion, p_y, budget, lam, *, distortion_sq=Non
     return Q, lam
 
 
-def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None):
+def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_cells=False):
     """KL projection of ``softmax(logits)`` onto ``E[d] <= budget`` through level sums.
 
     Parameters
@@ -281,6 +286,10 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None):
         Relative accuracy on the budget.
     out : ndarray of shape (n_y, n_u), default=None
         Where to write the projection.
+    by_cells : bool, default=False
+        Sum the levels through the cell index (one ``bincount``) rather than
+        the per-level masks, which are then never made (three full float
+        arrays on Adult); the sums round differently.
 
     Returns
     -------
@@ -292,7 +301,8 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None):
     logits -= logits.max(axis=1, keepdims=True)
     np.maximum(logits, _LOG_FLOOR, out=logits)
     E = np.exp(logits, out=logits)
-    lam, factor = _budget_multiplier(levels.sums(E), values, p_y, budget, lam, rtol)
+    sums = levels.cell_sums(E) if by_cells else levels.sums(E)
+    lam, factor = _budget_multiplier(sums, values, p_y, budget, lam, rtol)
     Q = out if out is not None else np.empty_like(E)
     levels.scale(E, factor, Q)
     return Q, lam

@@ -117,7 +117,8 @@ def _first_order_average_loop(
 
     def project(logits, lam, out=None):
         if levels is not None:
-            return project_levels(logits, levels, p_y, budget, lam, out=out)
+            # With the working set no step needs the level masks: not made.
+            return project_levels(logits, levels, p_y, budget, lam, out=out, by_cells=sparse)
         Q, lam = budget_projection(
             logits, distortion, p_y, budget, lam, distortion_sq=distortion_sq
         )
