@@ -340,6 +340,43 @@ def test_flips_and_at_match_dense_evaluation():
                 assert values[i] == values[j]
 
 
+def test_level_set_minimum_matches_brute_force():
+    # m(W) - c q(W) log q(W) (the funnel's SSP subproblem) is minimised by a prefix of the
+    # elements sorted by w_i / q_i; the value is the minimum over all subsets.
+    rng = np.random.default_rng(14)
+    for trial in range(150):
+        n = int(rng.integers(1, 11))
+        q = rng.dirichlet(np.ones(n))[None, :]
+        c = 0.0 if trial % 10 == 0 else float(rng.uniform(0, 2))
+        F = EntropicSetFunction([(c, q)], modular=rng.normal(0, 0.3, n) * q[0])
+        assert submodular._is_concave_of_one(F)
+        mask = submodular._level_set_minimum(F)
+        assert F(mask) == pytest.approx(F(_all_masks(n)).min(), abs=1e-12)
+    # Not of that form: g (several rows), or a zero mass.
+    assert not submodular._is_concave_of_one(EntropicSetFunction([(1.0, rng.random((2, 4)))]))
+    assert not submodular._is_concave_of_one(EntropicSetFunction([(1.0, np.array([[0.5, 0.0]]))]))
+
+
+@pytest.mark.parametrize("name", ["sparse tied", "dirichlet", "integer counts, zero cells"])
+def test_level_set_minimum_is_the_set_min_norm_point_returns(name, monkeypatch):
+    # On every SSP subproblem of IAC-MDSF runs, the set min_norm_point returns.
+    joint = dict(_joints())[name]
+    level_set_minimum = submodular._level_set_minimum
+    seen = []
+
+    def both(F):
+        mask = level_set_minimum(F)
+        np.testing.assert_array_equal(mask, min_norm_point(F)[0])
+        seen.append(mask.sum())
+        return mask
+
+    monkeypatch.setattr(submodular, "_level_set_minimum", both)
+    r = _rate(joint)
+    for lam in (0.3, 1.0, 2.0, 3.0):
+        iac_mdsf(joint, min(lam * r, 1.0), solver="ssp")
+    assert len(seen) > 5
+
+
 def _small_counts(seed):
     """Counts 0-2 of a binary S: equal columns, and merged columns equal to others."""
     rng = np.random.default_rng(seed)
