@@ -189,9 +189,11 @@ def test_the_declared_weight_of_a_person_enters_the_sensitivities_and_tiny_sums_
     for person, r0_times in [(1.0, 1.0), (10.0, 10.0), (0.25, 0.25)]:
         mech = L2CompressionDP(clip_radius=3.0, max_person_weight=person, random_state=0)
         mean = next(e for e in mech.fit(X, sample_weight=w).accountant_.spends if e.name == "mean")
-        r0 = mean.sensitivity * w.sum() / (2 * r0_times)  # sensitivity 2 r0 person / sum(w)
-        # a power of two (the grid of the noise adds a rounding term of about 1e-5)
-        assert np.log2(r0) == pytest.approx(round(np.log2(r0)), abs=1e-4)
+        # recorded: 2 r0 person / sum(w), plus the rounding of the noise grid (sigma 2^-20
+        # per coordinate, dp._grid_noise); r0 is a radius of the private grid, a power of two
+        noiseless = mean.sensitivity - mean.sigma * 2.0**-20 * np.sqrt(X.shape[1])
+        r0 = noiseless * w.sum() / (2 * r0_times)
+        assert np.log2(r0) == pytest.approx(round(np.log2(r0)), abs=1e-9)
     # one person of weight 1e300 is the whole data set: nothing can be estimated, and the
     # fit says so and releases nothing (an early version: mean_ was that row, epsilon_
     # read 1.0). Seeded: the histogram's threshold lets one noise histogram in a thousand
