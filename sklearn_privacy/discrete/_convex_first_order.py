@@ -308,6 +308,24 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_
     return Q, lam
 
 
+def budget_newton_step(lam, excess, slope, lo, hi):
+    """One Newton step on the budget multiplier, kept inside the bracket ``(lo, hi)``.
+
+    ``excess`` is the expected distortion at ``lam`` minus the budget (it
+    falls as ``lam`` grows) and ``slope`` minus its derivative (the variance of
+    the distortion). Returns the next ``lam`` and the narrowed bracket; a step
+    that leaves the bracket bisects it (or doubles ``lam`` while it is open).
+    """
+    if excess > 0:
+        lo = lam
+    else:
+        hi = lam
+    new = lam + excess / max(slope, _TINY)
+    if not lo < new < hi:
+        new = 0.5 * (lo + hi) if np.isfinite(hi) else max(2.0 * lam, lam + 1.0)
+    return new, lo, hi
+
+
 def _budget_multiplier(sums, values, p_y, budget, lam, rtol):
     """The least ``lam >= 0`` meeting the budget, from the per-row level sums of ``E``.
 
@@ -323,14 +341,7 @@ def _budget_multiplier(sums, values, p_y, budget, lam, rtol):
         excess = float(p_y @ mean) - budget
         if (excess <= 0 and lam == 0) or abs(excess) <= rtol * budget:
             break
-        if excess > 0:
-            lo = lam
-        else:
-            hi = lam
-        new = lam + excess / max(float(p_y @ var), _TINY)
-        if not lo < new < hi:
-            new = 0.5 * (lo + hi) if np.isfinite(hi) else max(2.0 * lam, lam + 1.0)
-        lam = new
+        lam, lo, hi = budget_newton_step(lam, excess, float(p_y @ var), lo, hi)
     # Q = E exp(-lam d) / Z_y: one factor per row and level, at most 1 / min(E) (finite).
     return lam, np.exp(-lam * values[None, :] - log_z[:, None])
 

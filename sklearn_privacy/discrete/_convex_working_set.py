@@ -26,6 +26,7 @@ from sklearn_privacy.discrete._convex_first_order import (
     _LOG_FLOOR,
     _TINY,
     _budget_multiplier,
+    budget_newton_step,
 )
 
 __all__ = ["MARGIN", "WorkingSet", "entries_near_row_max"]
@@ -204,14 +205,8 @@ class WorkingSet:
             excess = float(p_y @ mean) - budget
             if (excess <= 0 and lam == 0) or abs(excess) <= rtol * budget:
                 break
-            if excess > 0:
-                lo = lam
-            else:
-                hi = lam
             var = np.add.reduceat(w * d * d, starts) / z - mean**2
-            new = lam + excess / max(float(p_y @ np.maximum(var, 0.0)), _TINY)
-            if not lo < new < hi:
-                new = 0.5 * (lo + hi) if np.isfinite(hi) else max(2.0 * lam, lam + 1.0)
-            lam = new
+            slope = float(p_y @ np.maximum(var, 0.0))
+            lam, lo, hi = budget_newton_step(lam, excess, slope, lo, hi)
         w /= np.repeat(z, counts)
         return w, lam
