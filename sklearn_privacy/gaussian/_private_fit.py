@@ -84,6 +84,7 @@ class RowStatistics:
         # nothing but the rounding), so that no sum overflows, whatever the weights.
         self._relative = w / w.max(initial=1.0) if w.size else w
         self.n_features = Z.shape[1]
+        self._cached_key, self._cached = (), None  # the centred rows of the last centre
 
     @property
     def n_units(self):
@@ -98,7 +99,7 @@ class RowStatistics:
         """
         center = None if center is None else np.asarray(center, dtype=float)
         key = None if center is None else center.tobytes()
-        if getattr(self, "_cached_key", ()) != key:
+        if self._cached_key != key:
             self._cached = centred_squares(self.Z, center)
             self._cached_key = key
         return self._cached
@@ -110,8 +111,7 @@ class RowStatistics:
         units of their largest value by the caller, with :func:`clip_to_ball`.
         """
         Zc, squares = self._centred(center)
-        factor, plain = clip_factors(squares, float(radius), self.n_features)
-        return Zc, np.where(plain, factor, 0.0), plain
+        return (Zc, *clip_factors(squares, float(radius), self.n_features))
 
     def _clip_rest(self, plain, radius, center):
         """The rows outside ``plain`` clipped (few: overflowing or subnormal), and their index."""
