@@ -1,8 +1,8 @@
 """Mechanisms on discrete (categorical) data, and the types of their fitted attributes."""
 
 from sklearn_privacy.discrete._alphabet import CategoricalAlphabet, empirical_joint
-from sklearn_privacy.discrete._convex import ConvexPrivacyMapping
-from sklearn_privacy.discrete._convex_solvers import (
+from sklearn_privacy.discrete._convex._mapping import ConvexPrivacyMapping
+from sklearn_privacy.discrete._convex._solvers import (
     ConvexMappingResult,
     ConvexSolverError,
     leakage_distortion_curve,

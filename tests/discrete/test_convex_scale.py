@@ -12,7 +12,7 @@ from sklearn_privacy.discrete import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.discrete._convex_first_order import (
+from sklearn_privacy.discrete._convex._first_order import (
     DistortionLevels,
     blocked_combination,
     budget_projection,
@@ -21,7 +21,7 @@ from sklearn_privacy.discrete._convex_first_order import (
     mirror_step_levels,
     project_levels,
 )
-from sklearn_privacy.discrete._convex_first_order_loops import max_leakage_certificate
+from sklearn_privacy.discrete._convex._first_order_loops import max_leakage_certificate
 from sklearn_privacy.information import entropy, max_information_leakage
 
 
@@ -370,7 +370,7 @@ def test_cut_certificate_never_refutes_a_feasible_level():
     # Weak duality of the cut bound: at a level above the optimum no cuts and no
     # weights prove infeasibility (random ones, and the linear program's best);
     # below it, the optimum's own posteriors do.
-    from sklearn_privacy.discrete._convex_max_leakage import (
+    from sklearn_privacy.discrete._convex._max_leakage import (
         _log_posteriors,
         _solve_level,
         certified_lower_end,
@@ -404,7 +404,7 @@ def test_cut_certificate_never_refutes_a_feasible_level():
 def test_working_set_steps_match_full_steps():
     # The working set is an exact shortcut: the iterates (and so the objective,
     # the certificate and the iteration count) are those of the full steps.
-    import sklearn_privacy.discrete._convex_first_order_loops as loops
+    import sklearn_privacy.discrete._convex._first_order_loops as loops
 
     joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
     built = []

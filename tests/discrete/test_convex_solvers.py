@@ -11,9 +11,9 @@ from sklearn_privacy.discrete import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.discrete._convex_first_order import dual_bound
-from sklearn_privacy.discrete._convex_problem import _sufficient_joint
-from sklearn_privacy.discrete._convex_programs import _AverageLeakageProgram
+from sklearn_privacy.discrete._convex._first_order import dual_bound
+from sklearn_privacy.discrete._convex._problem import _sufficient_joint
+from sklearn_privacy.discrete._convex._programs import _AverageLeakageProgram
 from sklearn_privacy.information import entropy, max_information_leakage, mutual_information
 
 

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from sklearn_privacy.discrete._convex_problem import (
+from sklearn_privacy.discrete._convex._problem import (
     ConvexSolverError,
     _clean_mapping,
     _closest_mapping,

@@ -1,6 +1,6 @@
 """Thm. 2 on large alphabets: a certified lower end from cuts and small linear programs.
 
-Notation as in :mod:`._convex_problem`: ``joint[s, y] = P(S=s, Y=y)``,
+Notation as in :mod:`._problem`: ``joint[s, y] = P(S=s, Y=y)``,
 ``distortion[y, u] = d(y, u)``, the mapping ``Q[y, u] = P(U=u | Y=y)``.
 
 The maximum leakage is at most ``eps`` when ``p_U(u) (delta - H(S | U=u)) <= 0``
@@ -40,7 +40,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from sklearn_privacy.discrete._convex_problem import _TINY, _entropy_of_s, _say
+from sklearn_privacy.discrete._convex._problem import _TINY, _entropy_of_s, _say
 
 __all__ = ["certified_lower_end", "cut_certificate"]
 

@@ -12,8 +12,8 @@
   Lagrangian of (32) (:func:`max_leakage_certificate`).
 
 The loops are written here; the steps they repeat (projections, dual bounds,
-the factored iterates) are in :mod:`._convex_first_order`, the clean-up of the
-returned mapping in :mod:`._convex_problem`.
+the factored iterates) are in :mod:`._first_order`, the clean-up of the
+returned mapping in :mod:`._problem`.
 """
 
 import time
@@ -21,7 +21,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.discrete._convex_first_order import (
+from sklearn_privacy.discrete._convex._first_order import (
     DistortionLevels,
     blocked_combination,
     budget_projection,
@@ -30,8 +30,8 @@ from sklearn_privacy.discrete._convex_first_order import (
     mirror_step_levels,
     project_levels,
 )
-from sklearn_privacy.discrete._convex_max_leakage import certified_lower_end
-from sklearn_privacy.discrete._convex_problem import (
+from sklearn_privacy.discrete._convex._max_leakage import certified_lower_end
+from sklearn_privacy.discrete._convex._problem import (
     _TINY,
     _clean_mapping,
     _closest_mapping,
@@ -39,7 +39,7 @@ from sklearn_privacy.discrete._convex_problem import (
     _expected_distortion,
     _say,
 )
-from sklearn_privacy.discrete._convex_working_set import (
+from sklearn_privacy.discrete._convex._working_set import (
     MARGIN,
     WorkingSet,
     entries_near_row_max,
@@ -77,7 +77,7 @@ def _first_order_average_loop(
     (2021) with triangle-scaling exponent 2 and a restart whenever the
     objective rises; each step is a KL projection onto the budget.
 
-    The iterates are kept factored (:mod:`._convex_first_order`): the mirror
+    The iterates are kept factored (:mod:`._first_order`): the mirror
     iterate is ``softmax(M - P(S|Y)^T A - lam d)`` (the gradient has rank
     ``n_s``), the releases ``joint @ Q`` of the sequences are updated affinely,
     and when ``d`` has few distinct values the projection and the dual bound
@@ -85,7 +85,7 @@ def _first_order_average_loop(
 
     Once at most a tenth of the mirror iterate's entries lie within
     ``exp(-60)`` of their row's largest (``sparse=True``), the steps go on
-    on those entries alone (:class:`._convex_working_set.WorkingSet`), a full
+    on those entries alone (:class:`._working_set.WorkingSet`), a full
     pass adding the entries that come near every ``check_every`` steps; a
     restart from the averaged iterate goes back to full steps.
 
@@ -321,7 +321,7 @@ def _first_order_maximum_loop(joint, distortion, budget, *, tol=1e-7, max_iter=2
     :func:`max_leakage_certificate` with the weights ``w_u`` (the multipliers
     of the perspective constraints at the smoothed optimum) and the mapping's
     posteriors, by bisection after each ``t``; and
-    :func:`~._convex_max_leakage.certified_lower_end`, which keeps the
+    :func:`~._max_leakage.certified_lower_end`, which keeps the
     posteriors of the mapping of every ``t`` (and of each output's closest
     input) as cuts and optimises the weights by a small linear program at each
     level of a bisection, each level decided by the exact bound. The second is

@@ -5,9 +5,9 @@ mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
 ``joint @ Q = P(S, U)``.
 
 This is the floor every solver of the convex mapping stands on (the cvxpy
-programs of :mod:`._convex_programs`, the first-order loops of
-:mod:`._convex_first_order_loops` and the public functions of
-:mod:`._convex_solvers`): the checks of a problem, the reductions applied before
+programs of :mod:`._programs`, the first-order loops of
+:mod:`._first_order_loops` and the public functions of
+:mod:`._solvers`): the checks of a problem, the reductions applied before
 solving (:func:`_sufficient_joint`, :func:`_forced_mapping`), the clean-ups
 applied to a solver's mapping (:func:`_clean_mapping`, :func:`_prune_outputs`),
 the exception every solver raises, and the one place that prints the solvers'
@@ -201,7 +201,7 @@ def _say(verbose, message, *, level=1):
     """Print a progress message of the solvers when ``verbose >= level``.
 
     ``verbose`` has one meaning in the convex mapping (the functions of
-    :mod:`._convex_solvers` and ``ConvexPrivacyMapping``), that of the
+    :mod:`._solvers` and ``ConvexPrivacyMapping``), that of the
     library's shared ``verbose`` entry: progress of the solver, on stdout.
     ``0`` silent; ``1`` (``level=1``) one line per stage: which solver ran,
     why one was abandoned, what the first-order path or the line search took;

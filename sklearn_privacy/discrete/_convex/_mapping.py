@@ -10,8 +10,8 @@ from sklearn_privacy.discrete._alphabet import (
     CategoricalAlphabet,
     empirical_joint,
 )
-from sklearn_privacy.discrete._convex_problem import _check_problem
-from sklearn_privacy.discrete._convex_solvers import (
+from sklearn_privacy.discrete._convex._problem import _check_problem
+from sklearn_privacy.discrete._convex._solvers import (
     min_achievable_distortion,
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,

@@ -1,6 +1,6 @@
 """Building blocks of the first-order path: KL projections onto the budget, dual bounds.
 
-The mirror-descent loops of :mod:`sklearn_privacy.discrete._convex_first_order_loops`
+The mirror-descent loops of :mod:`sklearn_privacy.discrete._convex._first_order_loops`
 work on the rows of ``Q = P(U | Y)``; this module holds the steps they repeat,
 on plain arrays and nothing else (numpy only, no problem checks):
 
@@ -242,7 +242,7 @@ def budget_projection(logits, distortion, p_y, budget, lam, *, distortion_sq=Non
     (``dE/dlam = -sum_y p_y Var_{Q_y}(d)``) from the warm start ``lam``. The
     budget is met to ``rtol * budget``: the iterates need no more, and the
     returned mapping is made exactly feasible by
-    :func:`~sklearn_privacy.discrete._convex_problem._clean_mapping`. The twin
+    :func:`~sklearn_privacy.discrete._convex._problem._clean_mapping`. The twin
     of :func:`project_levels` for a matrix ``d`` of many distinct values.
     """
     if distortion_sq is None:

@@ -5,7 +5,7 @@ iterate ``z = softmax(base - P(S|Y)^T A - lam d)`` is concentrated: on
 Adult's 2142 symbols, 3 % of its entries lie within ``exp(-60)`` of their
 row's largest after 40 steps and 0.3 % at the end; the rest are below
 ``1e-26`` of their row and count for nothing in float64. The loop of
-:mod:`._convex_first_order_loops` then goes on with :class:`WorkingSet`: the
+:mod:`._first_order_loops` then goes on with :class:`WorkingSet`: the
 same steps on those entries alone (flat arrays sorted by row), so that a step
 costs a few passes over ``|E|`` entries instead of a dozen over
 ``n_y x n_u``. At every check of the certificate a full pass
@@ -22,7 +22,7 @@ The averaged iterate is kept dense but touched only at the working set:
 
 import numpy as np
 
-from sklearn_privacy.discrete._convex_first_order import (
+from sklearn_privacy.discrete._convex._first_order import (
     _LOG_FLOOR,
     _TINY,
     _budget_multiplier,
@@ -174,7 +174,7 @@ class WorkingSet:
         """The projected mirror iterate at the entries: ``(z, lam, joint @ z)``.
 
         The row softmax of :meth:`logits`, projected onto the budget (the least
-        ``lam >= 0``), as :func:`~._convex_first_order.project_levels` does on
+        ``lam >= 0``), as :func:`~._first_order.project_levels` does on
         the full matrix; entries outside the set count as 0.
         """
         t = self.logits(A, lam_total)

@@ -22,14 +22,14 @@ mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
 Layout, one concept per module; a module imports only from modules below it
 (the two solver paths do not import each other)::
 
-    _convex.py                    ConvexPrivacyMapping, the estimator
-    _convex_solvers.py            this module: the public functions, their result type
-    _convex_programs.py           cvxpy programs, conic solver chain, Thm. 2's line search
-    _convex_first_order_loops.py  the first-order loops (Thm. 1 and Thm. 2)
-    _convex_working_set.py        Thm. 1's steps on the entries that matter (working set)
-    _convex_max_leakage.py        Thm. 2's cut certificate: small linear programs
-    _convex_first_order.py        their steps: KL projections, dual bounds, distortion levels
-    _convex_problem.py            checks, reductions, clean-ups, ConvexSolverError, _say
+    _mapping.py            ConvexPrivacyMapping, the estimator
+    _solvers.py            this module: the public functions, their result type
+    _programs.py           cvxpy programs, conic solver chain, Thm. 2's line search
+    _first_order_loops.py  the first-order loops (Thm. 1 and Thm. 2)
+    _working_set.py        Thm. 1's steps on the entries that matter (working set)
+    _max_leakage.py        Thm. 2's cut certificate: small linear programs
+    _first_order.py        their steps: KL projections, dual bounds, distortion levels
+    _problem.py            checks, reductions, clean-ups, ConvexSolverError, _say
 
 :class:`ConvexSolverError` is defined in the bottom module (the conic chain
 raises it) and exported from here.
@@ -43,11 +43,11 @@ import time
 import numpy as np
 from sklearn.utils import Bunch
 
-from sklearn_privacy.discrete._convex_first_order_loops import (
+from sklearn_privacy.discrete._convex._first_order_loops import (
     first_order_average,
     first_order_maximum,
 )
-from sklearn_privacy.discrete._convex_problem import (
+from sklearn_privacy.discrete._convex._problem import (
     ConvexSolverError,
     _check_problem,
     _clean_mapping,
@@ -57,7 +57,7 @@ from sklearn_privacy.discrete._convex_problem import (
     _say,
     _sufficient_joint,
 )
-from sklearn_privacy.discrete._convex_programs import (
+from sklearn_privacy.discrete._convex._programs import (
     _AUTO_CONIC_MAX_SIZE,
     _AverageLeakageProgram,
     _conic_maximum_line_search,

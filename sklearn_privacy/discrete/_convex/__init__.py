@@ -1,0 +1,1 @@
+"""ConvexPrivacyMapping and the convex solvers behind it (calmon2012, Thm. 1 and 2)."""
