@@ -1,15 +1,6 @@
-"""An exact accountant for compositions of Gaussian mechanisms.
+"""An exact accountant for compositions of Gaussian mechanisms (mu-Gaussian DP).
 
-Every private quantity the library publishes is a Gaussian mechanism: a
-statistic with L2 sensitivity ``Delta`` (replace-one neighbours) plus
-``N(0, sigma^2)`` noise per coordinate, possibly chosen adaptively from what
-was published before. Such a mechanism is ``mu``-Gaussian differentially
-private with ``mu = Delta / sigma``, and the adaptive composition of
-``mu_i``-GDP mechanisms is exactly ``sqrt(sum mu_i^2)``-GDP (Dong, Roth and Su
-2022; Cor. 3.3 of arXiv:1905.02383): its privacy-loss distribution is again Gaussian. The
-(epsilon, delta) curve of ``mu``-GDP is the analytic Gaussian mechanism's
-(Balle and Wang 2018), so the composed guarantee is tight, with no
-discretisation and no slack from basic composition.
+Why exact composition: "Composition: Gaussian differential privacy" in ``docs/design.md``.
 """
 
 import secrets

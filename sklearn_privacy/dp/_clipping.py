@@ -1,8 +1,6 @@
 """Clipping rows into an L2 ball, the first step of every Gaussian-mechanism estimate.
 
-:func:`clip_rows` validates its arguments; :func:`clip_to_ball` is the same
-primitive for validated arrays (hot paths); :func:`row_norms_safe` gives row
-norms at any float64 scale.
+:func:`clip_rows` validates; :func:`clip_to_ball` is the same primitive for hot paths.
 """
 
 import numpy as np

@@ -1,12 +1,6 @@
 """Differentially private mean, covariance and norm quantile ("Analyze Gauss"), composition.
 
-Neighbouring relation everywhere: data sets of the same size ``n`` that differ
-in one row (replace-one). Rows are first clipped to the L2 ball of radius R
-(:mod:`sklearn_privacy.dp._clipping`), so a row's contribution to the mean
-moves by at most ``2 R / n`` and its contribution to the second-moment matrix
-by at most ``sqrt(2) R^2 / n`` in Frobenius norm (attained by two orthogonal
-rows of norm R); the upper triangle of a symmetric difference
-``x x^T - x' x'^T`` has the same bound.
+Replace-one neighbours everywhere; rows are clipped first (:mod:`sklearn_privacy.dp._clipping`).
 """
 
 from numbers import Real
@@ -105,7 +99,8 @@ def dp_second_moment(X, *, epsilon, delta, radius, random_state=None):
     The "Analyze Gauss" mechanism of Dwork, Talwar, Thakurta and Zhang (2014):
     rows clipped to radius :math:`R`, then a symmetric matrix whose upper triangle is
     i.i.d. Gaussian is added. The sensitivity of the upper triangle is
-    :math:`\sqrt{2} R^2 / n` (module docstring).
+    :math:`\sqrt{2} R^2 / n`, the Frobenius bound of :math:`(x x^T - x' x'^T) / n` (attained
+    by two orthogonal rows of norm :math:`R`).
     The result is symmetric but may have negative eigenvalues; see
     :func:`dp_covariance` for the PSD projection.
 

@@ -1,21 +1,7 @@
-"""Exponential-mechanism tail bounds of dp-compression-kohler2018, sec. 5.3.
+"""Exponential-mechanism (epsilon, delta) bounds of dp-compression-kohler2018, sec. 5.3 (Cor. 1, 2).
 
-Both Gaussian compressions are instances of the exponential mechanism; with the
-distortion's sensitivity bounded in probability (Thm. 2.5.1) they are
-(epsilon, delta)-DP for
-
-* L2 compression (Cor. 1):  ``epsilon = beta (R + H(Q, delta))^2``, Q = cov(T);
-* Gaussian information bottleneck (Cor. 2):
-  ``epsilon = beta (||P||_2 R + H(Q, delta))^2``.
-
-``H`` is the Hsu-Kakade-Zhang tail radius (thesis fact A.1.4, re-derived: the
-printed eq. 5.4 lost its factors 2 and has a spurious minus sign):
-``P[||t||^2 > tr Q + 2 sqrt(tr(Q^2) s) + 2 ||Q||_2 s] <= exp(-s)`` for
-``t ~ N(0, Q)``, used with ``s = log(1 / delta)``.
-
-These bounds are loose (thesis Fig. 6.1, 6.2) and rest on the marginal of T; the
-estimators report the exact Gaussian-mechanism epsilon instead and expose these
-only for comparison.
+Loose (thesis Fig. 6.1, 6.2) and resting on the marginal of T: the Gaussian mechanisms
+report the exact Gaussian-mechanism epsilon and expose these only for comparison.
 """
 
 import numpy as np
@@ -31,7 +17,8 @@ from sklearn_privacy.utils._sklearn_compat import validate_params
 def gaussian_norm_tail_radius(cov, delta):
     r"""Radius :math:`H` with :math:`P[\lVert t \rVert_2 > H] \le \delta` for a Gaussian :math:`t`.
 
-    Here :math:`t \sim N(0, \text{cov})`.
+    Here :math:`t \sim N(0, \text{cov})`: the Hsu-Kakade-Zhang tail bound (thesis fact
+    A.1.4, re-derived: the printed eq. 5.4 lost its factors 2 and has a spurious minus sign).
 
     Parameters
     ----------
@@ -93,6 +80,8 @@ def l2_exponential_epsilon(beta, release_cov, radius, delta):
     Returns
     -------
     float
+        :math:`\beta (R + H(Q, \delta))^2` with :math:`Q` = ``release_cov`` and :math:`H`
+        of :func:`gaussian_norm_tail_radius`.
 
     See Also
     --------
@@ -140,6 +129,8 @@ def gib_exponential_epsilon(beta, projection_norm, q, radius, delta):
     Returns
     -------
     float
+        :math:`\beta (p R + H(q, \delta))^2` with :math:`p` = ``projection_norm`` and
+        :math:`H` of :func:`gaussian_norm_tail_radius`.
 
     See Also
     --------

@@ -1,37 +1,8 @@
 """The analytic Gaussian mechanism (Balle and Wang 2018) and the classical bound.
 
-Releasing ``f(D) + N(0, sigma^2 I)`` where ``f`` has L2 sensitivity ``Delta`` is
-(epsilon, delta)-DP if and only if (dp-compression-kohler2018, Thm. 1.2.2)
-
-    Phi(Delta / (2 sigma) - epsilon sigma / Delta)
-        - exp(epsilon) Phi(-Delta / (2 sigma) - epsilon sigma / Delta) <= delta.
-
-Only ``mu = Delta / sigma`` matters: the mechanism is ``mu``-Gaussian DP (Dong,
-Roth and Su 2022; arXiv:1905.02383), and the curve above is the (epsilon, delta) conversion of
-``mu``-GDP. The ``gaussian_dp_*`` functions take ``mu`` directly.
-
-Numerics. With ``x = epsilon / mu``, ``h = mu / 2``, ``p = |x - h|`` and the
-Mills ratio ``R(t) = Phi(-t) / phi(t)``, the identity
-``exp(epsilon) phi(x + h) = phi(x - h)`` turns the difference above into a sum
-of non-negative terms,
-
-    delta = [x < h] erf(p / sqrt 2) + phi(p) (R(p) - R(x + h)),
-
-so nothing cancels: ``R(p) - R(x + h)`` is evaluated directly when the two
-differ by a factor 2 or more, and otherwise as the integral of
-``-R'(t) = 1 - t R(t)`` (Gauss-Legendre, with an asymptotic series where
-``1 - t R(t)`` would cancel), and ``x - h`` is formed as
-``(epsilon - mu^2 / 2) / mu`` with ``mu^2`` in double-double. ``log delta``
-keeps (nearly) full relative precision for every ``epsilon >= 0`` and ``mu`` in
-``[0, inf]``: ``delta`` to about 1e-12 relative wherever it is above 1e-300 and
-``log delta`` to about 1e-15 relative below; ``mu = 0`` gives ``delta = 0`` and
-``mu = inf`` gives ``delta = 1``. Close to 1, ``1 - delta = Phi(x - h) +
-phi(x - h) R(x + h)`` is used instead, so that targets up to ``1 - 1e-16`` are
-met in ``1 - delta``.
-
-The inverses (epsilon from delta, mu or sigma from (epsilon, delta)) solve
-these by Brent's method from analytic brackets; epsilon is rounded to the
-smallest float whose delta does not exceed the target.
+delta, epsilon, sigma and sensitivity of the Gaussian mechanism from each other, and the
+``gaussian_dp_*`` functions in ``mu = Delta / sigma`` (mu-GDP). How delta is computed
+without cancellation: "The analytic Gaussian mechanism's numerics" in ``docs/design.md``.
 """
 
 import math

@@ -1,43 +1,8 @@
-"""Gaussian noise on a grid: a published value whose low bits say nothing about the data.
+"""Gaussian noise on a grid: every published value is a function of an integer.
 
-A float signal plus float noise, ``fl(c + fl(s * G))``, is not the Gaussian
-mechanism it is accounted as: which floats the sum can take depends on ``c``
-(Mironov 2012 for Laplace noise; Jin et al. 2022 for Gaussian samplers). With
-``c`` just above a power of two ``2^e`` and ``s`` about ``c``, a sum ``r`` that
-lands in ``[c/4, 2^(e-1))`` is exact (Sterbenz), a multiple of ``ulp(n) = 2 ulp(r)``,
-so its last bit is 0, while the noise alone lands there with either last bit:
-at ``c = 1.01``, ``s = 0.5`` one release tells ``c`` from 0 with probability 0.07,
-whatever epsilon was claimed.
-
-Here every published value is a deterministic function of an integer. In units
-of the noise's standard deviation, ``u = signal / sigma``, on a grid of step
-``gamma`` (a power of two, :data:`GRID_STEP` = 2^-20 unless the public bound on
-``|u|`` needs a coarser one)::
-
-    q = rint(u / gamma)        an integer: the signal snapped to the grid
-    Z = rint(G / gamma)        G = rng.standard_normal(shape): exact, gamma is 2^-k
-    N = q + Z                  exact integer arithmetic in float64 (|N| < 2^51)
-    release = N * gamma * sigma   (or any function of N: callers fold it into their maps)
-
-Since ``q`` is an integer, ``q + rint(G / gamma) = rint(q + G / gamma)`` (ties
-have probability 0): the release is a post-processing (a rounding, then a
-multiplication) of the continuous Gaussian mechanism ``q + G / gamma``, whose
-noise has standard deviation ``1 / gamma`` and whose sensitivity is
-``||q - q'|| <= (Delta_sd + gamma sqrt(m)) / gamma``, ``Delta_sd`` the sensitivity
-of ``u`` and ``m`` the number of coordinates one person can change (each
-rounding moves a coordinate by at most ``gamma / 2``). So the grid release is
-``(Delta_sd + gamma sqrt(m))``-GDP, exactly: :func:`grid_sensitivity` is what
-the accountant records. Two signals that round to the same ``q`` give
-identically distributed releases (bitwise equal from the same generator state).
-
-What is left is an assumption on numpy's sampler: that ``rint(G / gamma)`` has
-the masses of the rounded Gaussian, ``Phi((z + 1/2) gamma) - Phi((z - 1/2) gamma)``.
-numpy's ziggurat draws ``G`` from a lattice of spacing at most ``3.9 * 2^-52``
-(``tests/dp/test_grid_noise.py`` checks 10^7 draws against those masses), so a
-grid cell of ``2^-20`` holds at least 2^30 lattice points and its mass is exact to
-about 1e-9 relative; cells beyond 10 deviations (mass below 1e-23) are sampled
-more coarsely. Timing is not protected: how long a release takes may depend
-on the data.
+:func:`noisy_on_grid` and :func:`grid_integers` draw it; :func:`grid_step`,
+:func:`grid_sensitivity` and :func:`grid_sigma` account for it. Why and the proof:
+"Float-safe noise" in ``docs/design.md``.
 """
 
 import math

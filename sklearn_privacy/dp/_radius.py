@@ -1,22 +1,6 @@
 """A private radius that needs no range: the noisy histogram of row norms on the powers of two.
 
-Every float64 norm falls in one bin ``[2^(e-1), 2^e)`` of its binary exponent
-``e`` (2099 bins from the subnormals to the largest float, zero in the first),
-so no scale is out of range. The whole histogram is one Gaussian mechanism:
-replacing a row moves one unit of count from one bin to another, an L2
-sensitivity of ``sqrt(2)`` (weights counted in units of one person's,
-``max_person_weight``). Bins whose noisy count does not clear the largest
-noise of an empty bin (a threshold of ``Phi^-1(1 - 0.001 / 2099) = 4.90``
-noise deviations) are treated as empty;
-the quantile is read from the cumulative count of the run of clear bins around
-the fullest one, so the noise of the empty bins never adds up and a stray bin
-of noise far from the rows is ignored; a radius is the upper edge of a bin
-(within a factor 2 of the quantile of the rows that count).
-
-Compared with a binary search of noisy counts (each step a decision at
-``quantile * n`` where the noise may exceed ``(1 - quantile) n``, which ran to the
-top of its grid at a few thousand rows), the histogram spends its budget once
-and reads the quantile from where the rows are.
+Why a histogram and how it is read: "Private fit-time estimates" in ``docs/design.md``.
 """
 
 import numpy as np
