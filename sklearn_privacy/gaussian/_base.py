@@ -1,9 +1,7 @@
 """The base of the Gaussian mechanisms: fit rows, private estimates, ledger, guarantee.
 
-``_GaussianMechanism`` fits from the statistics of the rows (in memory or dask),
-with ``fit_data="private"`` through the private estimates of
-:mod:`sklearn_privacy.gaussian._private_fit`, and records them with every release
-in one :class:`~sklearn_privacy.dp.GaussianAccountant`.
+``_GaussianMechanism`` fits from row statistics (in memory or dask), privately through
+:mod:`sklearn_privacy.gaussian._private_fit`, and records them in one ``GaussianAccountant``.
 """
 
 import re
