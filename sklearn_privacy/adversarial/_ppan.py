@@ -86,13 +86,10 @@ class PPANTransformer(BaseMechanism):
         Family of the release (sec. 2.3):
 
         - ``"categorical"``: a finite alphabet, the distinct training rows of
-          the released columns; losses use the exact expectation over Z (eq. 6)
-          and, when the observation is finite too, the mechanism is the minimal
-          softmax matrix ``softmax(G w)`` (and the adversary ``softmax(A z)``
-          for a discrete S);
+          the released columns, with exact expectations over Z (eq. 6);
         - ``"gaussian"``: ``N(mu(w), diag(sigma^2(w)))`` by reparameterisation;
-        - ``"mixture"``: a mixture of ``n_components`` Gaussians, the exact
-          expectation over the component;
+        - ``"mixture"``: a mixture of ``n_components`` Gaussians, exact over the
+          component;
         - ``"universal"``: ``z = f(w, u)`` with seed noise ``u ~ U[-1, 1]^n_noise``;
         - ``"auto"``: ``"categorical"`` for discrete columns (integer values,
           at most ``max_records`` distinct rows) with Hamming or automatic

@@ -82,20 +82,14 @@ class GaussianIBTransformer(_GaussianMechanism):
         Columns used as the relevance variable instead of ``y``; they are not
         released.
     classes : "auto", "continuous" or array-like, default="auto"
-        How the variable the mechanism is designed against (y or the
-        relevance columns for the bottleneck, S for the funnel) enters the
-        Gaussian model. ``"continuous"``: its values as numbers. An array of
-        classes (one column): one-hot over them, the first dropped; a value
-        outside them counts as the first class. ``"auto"``: read off the fit
-        rows with ``fit_data="public"`` (floats that are not all integers are
-        continuous, anything else one-hot over the values seen: more than 20
-        numeric classes warn, more than 200 in a column fail as probably
-        continuous, naming the remedies), and
-        ``"continuous"`` with ``fit_data="private"``, whose classes are private
-        (a 0/1 label gives the same mechanism either way; declare the classes
-        of a label with more values). With ``fit_data="private"`` nothing of
-        the encoding is read from the rows and no value raises: NaN counts as
-        0, and every value is clipped with its row.
+        How the variable the mechanism is designed against (y or the relevance columns for
+        the bottleneck, S for the funnel) enters the Gaussian model. ``"continuous"``: as
+        numbers. An array of classes (one column): one-hot over them, the first dropped, other
+        values counting as the first. ``"auto"``: with ``fit_data="public"`` read off the rows
+        (non-integer floats continuous, else one-hot over the values seen; over 20 numeric
+        classes warn, over 200 fail); with ``fit_data="private"`` ``"continuous"`` (the same
+        for a 0/1 label; declare the classes of a label with more values). A private fit reads
+        nothing of the encoding from the rows: NaN counts as 0, every value is clipped.
     clip_radius : float or None, default=None
         Public clipping radius :math:`R` of the centred rows. ``None``: the private
         radius of the fit-time estimates with ``fit_data="private"``, the

@@ -1,23 +1,7 @@
 """The statistics a Gaussian mechanism is fitted from, in memory or computed by dask.
 
-A Gaussian mechanism reads its fit rows ``Z`` (the released features, then the
-design matrix of its relevance variable) only through a *rows* object:
-
-- ``total_weight``, ``n_features``;
-- ``peaks()``: the largest absolute value of each column of ``Z``;
-- ``moments()``: the weighted mean and unbiased covariance of ``Z``;
-- ``leakage_covariance()``: the covariance of ``[extra, Z[:, :n_released]]``
-  (``extra``: the design matrix of S when only ``leakage_`` reads it);
-- ``max_norm(center, stop)``: the largest norm of ``Z[:, :stop] - center``;
-- ``n_units``, ``norm_histogram``, ``clipped_mean``, ``clipped_second_moment``: what a
-  private fit reads (see
-  :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`).
-
-:class:`ArrayFitRows` computes them from arrays; :class:`DaskFitRows` from a
-dask collection, partition by partition, in as few passes over the data as the
-fit allows (see its docstring), never holding more than one partition per
-worker. The noise of a private fit is drawn in the same order either way, so
-equal statistics give equal estimates.
+:class:`ArrayFitRows` computes them from arrays (its docstring lists them); :class:`DaskFitRows`
+from a dask collection, partition by partition, never holding more than one per worker.
 """
 
 import numpy as np
@@ -96,7 +80,24 @@ def leakage_from_covariance(joint, n_sensitive, components, scale, noise_varianc
 
 
 class ArrayFitRows(RowStatistics):
-    """Fit rows held in memory (see the module docstring).
+    """Fit rows held in memory.
+
+    A Gaussian mechanism reads its fit rows ``Z`` (the released features, then the
+    design matrix of its relevance variable) only through a *rows* object, this class
+    or :class:`DaskFitRows`:
+
+    - ``total_weight``, ``n_features``;
+    - ``peaks()``: the largest absolute value of each column of ``Z``;
+    - ``moments()``: the weighted mean and unbiased covariance of ``Z``;
+    - ``leakage_covariance()``: the covariance of ``[extra, Z[:, :n_released]]``
+      (``extra``: the design matrix of S when only ``leakage_`` reads it);
+    - ``max_norm(center, stop)``: the largest norm of ``Z[:, :stop] - center``;
+    - ``n_units``, ``norm_histogram``, ``clipped_mean``, ``clipped_second_moment``: what a
+      private fit reads (see
+      :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`).
+
+    The noise of a private fit is drawn in the same order from either, so equal
+    statistics give equal estimates.
 
     Parameters
     ----------

@@ -1,10 +1,7 @@
 """The private fit of the Gaussian mechanisms: mean, covariance and clipping radius under a budget.
 
-:func:`private_mean_covariance_from_statistics` spends a ``mu``-GDP budget
-(shares in ``_FIT_SHARES``) on a private radius, a refined centre and a
-covariance, reading the rows only through the statistics of
-:class:`RowStatistics` (in memory) or of a dask implementation of the same
-interface (:mod:`sklearn_privacy.gaussian._moments`).
+:func:`private_mean_covariance_from_statistics` reads the rows only through the statistics of
+:class:`RowStatistics` or of :class:`~sklearn_privacy.gaussian._moments.DaskFitRows`.
 """
 
 from dataclasses import dataclass, field

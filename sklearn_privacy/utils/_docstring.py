@@ -39,16 +39,10 @@ random_state : int, RandomState instance, Generator or None, default=None
     from one seed can be subtracted, and the saved model carries the seed.""",
     "max_person_weight": """\
 max_person_weight : float, default=1.0
-    With ``fit_data="private"``: the largest total ``sample_weight`` that one
-    person contributes, a public bound. ``sample_weight`` counts units of
-    weight (a row of weight ``w`` holds ``w`` units, e.g. ``w`` people with
-    the same values in a table of counts), and the guarantee covers moving
-    this much weight from one row to another: 1 (the default) protects one
-    person of a count table, and the fit of distinct rows with their counts
-    is then the fit of the expanded rows, with the same sensitivities and
-    noise. When each row is one person whose weight can reach ``W`` (survey
-    weights), give ``max_person_weight=W``. No row weight is refused or read
-    for the sensitivities: a row heavier than the bound holds several people.
+    With ``fit_data="private"``: the largest total ``sample_weight`` one person
+    contributes, a public bound the sensitivities use (no weight is read or refused).
+    1 protects one person of a table of counts (a row of weight ``w`` is ``w`` people);
+    give ``W`` when each row is one person of weight up to ``W`` (survey weights).
     Public fits ignore it.""",
     "verbose": """\
 verbose : int, default=0
