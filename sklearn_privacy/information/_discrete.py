@@ -1,11 +1,4 @@
-"""Entropy, mutual information and divergences of discrete distributions.
-
-Every function works in nats and treats zero-probability cells exactly
-(``0 log 0 = 0``) through :func:`scipy.special.entr`,
-:func:`scipy.special.xlog1py` and :func:`scipy.special.rel_entr`. Estimates
-from samples count with :func:`numpy.bincount` and use scikit-learn's
-:func:`~sklearn.metrics.mutual_info_score` for the plug-in mutual information.
-"""
+"""Entropy, mutual information and divergences of discrete distributions, in nats."""
 
 import numpy as np
 from scipy.special import entr, rel_entr, xlog1py

@@ -1,9 +1,4 @@
-"""Entropy and mutual information of jointly Gaussian variables.
-
-Besides the general covariance forms, two closed forms for independent
-components: the rate ``0.5 log(1 + snr)`` of Gaussian channels and the mutual
-information ``-0.5 log(1 - rho^2)`` of Gaussian pairs with correlation ``rho``.
-"""
+"""Entropy and mutual information of jointly Gaussian variables, and Gaussian channels' rates."""
 
 import numpy as np
 

@@ -1,8 +1,6 @@
 """Held-out (cross-fitted) lower bounds on ``I(S; T)`` from classifiers that predict S from T.
 
-For any predictor ``q(s | t)`` fitted without a row, ``H(S) - E[-log q(S | T)]
-<= I(S; T)`` on that row. Holds the adversaries (:data:`HELDOUT_ADVERSARIES`:
-logistic, boosting, table), the folds and the cross-fitted bound.
+For a predictor ``q(s | t)`` fitted without a row, ``H(S) - E[-log q(S | T)] <= I(S; T)`` on it.
 """
 
 import warnings

@@ -1,9 +1,6 @@
-"""The copula kNN estimate of ``I(S; T)`` for a discrete S and a continuous release.
+"""The copula kNN estimate of ``I(S; T)`` (Ross 2014) for a discrete S and a continuous release.
 
-Ross (2014)'s estimate on each column's ranks, with the rows that repeat
-(atoms) counted exactly by the chain rule. One of the panel's estimates
-(:mod:`sklearn_privacy.information._panel`) and the ``"knn"`` estimator of
-:func:`~sklearn_privacy.metrics.leakage_score`.
+Repeated rows (atoms) are counted exactly by the chain rule.
 """
 
 import numpy as np

@@ -1,19 +1,4 @@
-"""Merge costs of agglomerative funnels (privacy-funnel-makhdoumi2014, Prop. 1).
-
-Merging the outputs ``y_i`` and ``y_j`` of a channel into one symbol lowers
-``I(S; Y)`` by
-
-.. math::
-
-    \\Delta_{ij} = (p_i + p_j)\\, \\mathrm{JS}_{\\pi}(P_{S|y_i}, P_{S|y_j}),
-    \\qquad \\pi = p_i / (p_i + p_j),
-
-the weighted Jensen-Shannon divergence of the two posteriors. Written with the
-columns ``q_i = P(S, y_i)`` of the joint pmf, with
-``phi(q) = sum_s q log q - (sum_s q) log(sum_s q)``, this is
-``phi(q_i) + phi(q_j) - phi(q_i + q_j)``, which only involves the two merged
-columns: after a merge only the costs of pairs with the new symbol change.
-"""
+"""Merge costs of agglomerative funnels (privacy-funnel-makhdoumi2014, Prop. 1)."""
 
 import numpy as np
 from scipy.special import xlogy
@@ -54,6 +39,12 @@ def column_potentials(joint):
 
 def merge_costs(joint, i, others=None, potentials=None):
     r"""Decrease of :math:`I(S; Y)` when column ``i`` of ``joint`` merges with each of ``others``.
+
+    The decrease is :math:`(p_i + p_j)\, \mathrm{JS}_{\pi}(P_{S|y_i}, P_{S|y_j})` with
+    :math:`\pi = p_i / (p_i + p_j)` (Prop. 1), written as
+    :math:`\phi(q_i) + \phi(q_j) - \phi(q_i + q_j)` with the potentials of
+    :func:`column_potentials`: only the two merged columns enter, so after a merge only the
+    costs of pairs with the new symbol change.
 
     Parameters
     ----------

@@ -1,9 +1,6 @@
 """The default leakage estimate: the largest of a panel of honest estimates of ``I(S; T)``.
 
-Holds :class:`LeakageEstimate` and :func:`panel_estimate`: the held-out bounds
-(:mod:`._heldout`), the copula kNN estimate (:mod:`._knn`, continuous release)
-or the plug-in estimate (few distinct rows), the last two minus their
-permutation null. Why a panel: ``docs/design.md`` and ``leakage_score``'s Notes.
+Why a panel: "The default leakage estimate" in ``docs/design.md``.
 """
 
 from dataclasses import dataclass, field

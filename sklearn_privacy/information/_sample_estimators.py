@@ -1,10 +1,6 @@
 """Sample estimates of the leakage ``I(S; T)`` from paired rows of S and a release.
 
-Holds :func:`estimate_leakage`, the estimator behind
-:func:`sklearn_privacy.metrics.leakage_score` and PPAN's fresh estimate, with
-the rule that reads a release as discrete, the check of a pair (S, release)
-and the Gaussian-model estimate; the panel, the held-out bounds and the kNN
-estimate live in their own modules.
+:func:`estimate_leakage` is what :func:`sklearn_privacy.metrics.leakage_score` and PPAN call.
 """
 
 import warnings

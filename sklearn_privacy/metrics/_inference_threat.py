@@ -1,15 +1,4 @@
-"""Inference threat of any bounded-cost adversary from the leakage I(S;Y).
-
-privacy-funnel-makhdoumi2014, Thm. 1: an adversary who picks a belief q on S
-to minimise an expected cost C(S, q) with ``|C| <= L`` gains, by observing Y,
-
-.. math::
-
-    \\Delta C = c_0^* - \\mathbb{E}_Y[c_Y^*] \\le 2 \\sqrt{2}\\, L \\sqrt{I(S;Y)}.
-
-(Lemma 2 bounds the gain at each y by ``4 L TV(P_{S|y}, P_S)``, Pinsker turns
-it into ``2 sqrt(2) L sqrt(D(P_{S|y} || P_S))``, and Jensen averages it.)
-"""
+"""Inference threat of an adversary of bounded cost (privacy-funnel-makhdoumi2014, Thm. 1)."""
 
 import numpy as np
 
@@ -28,6 +17,12 @@ __all__ = ["inference_threat_bound", "map_cost_gain"]
 )
 def inference_threat_bound(leakage, *, cost_bound=1.0):
     r"""Largest cost gain of an adversary with a cost bounded by L (Thm. 1).
+
+    An adversary who picks a belief :math:`q` on S to minimise an expected cost
+    :math:`C(S, q)` with :math:`|C| \le L` gains, by observing Y,
+    :math:`\Delta C = c_0^* - \mathbb{E}_Y[c_Y^*] \le 2 \sqrt{2}\, L \sqrt{I(S;Y)}`:
+    Lemma 2 bounds the gain at each y by :math:`4 L\, \mathrm{TV}(P_{S|y}, P_S)`, Pinsker
+    turns it into :math:`2 \sqrt{2} L \sqrt{D(P_{S|y} \Vert P_S)}`, and Jensen averages it.
 
     Parameters
     ----------

@@ -1,9 +1,6 @@
 """The scorer-facing leakage functions: the sample estimate, the discrete-release rule, the attack.
 
-:func:`leakage_score` and :func:`is_discrete_release` validate their parameters
-and document the estimators; the estimates themselves live in
-:mod:`sklearn_privacy.information` (``_sample_estimators`` and the panel's
-modules). :func:`adversary_accuracy_score` is the empirical attack.
+The estimates themselves live in :mod:`sklearn_privacy.information`.
 """
 
 from contextlib import nullcontext

@@ -1,13 +1,7 @@
 """The matplotlib side of the trade-off layout: read an axes, place its labels and legend.
 
-Imported only when a display is drawn (matplotlib is optional). One invisible
-:class:`AxesLayout` artist per axes holds the point labels of every display
-drawn there and the legend they share. It lays them out when a display is
-plotted, when a layout engine measures the axes (``tight_layout``, a
-constrained layout, ``savefig(bbox_inches="tight")``) and each time the figure
-is drawn, before the labels and the legend themselves are drawn: a later
-resize, zoom, shared axis or display on the same axes cannot leave a label
-over a point. The geometry itself is in ``_label_layout.py``.
+One invisible :class:`AxesLayout` artist per axes lays out the labels and the shared legend of
+every display drawn there, again at every draw (why: "TradeoffDisplay" in ``docs/design.md``).
 """
 
 import numpy as np

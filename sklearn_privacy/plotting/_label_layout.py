@@ -1,23 +1,7 @@
-"""Where the point labels and the legend of a trade-off plot go (pure geometry, in pixels).
+"""Where the point labels and the legend of a trade-off plot go: pure geometry in display pixels.
 
-Nothing here imports matplotlib: the functions take boxes ``(x0, y0, x1, y1)``
-and points in display pixels (y up, as matplotlib's display coordinates) and
-return positions, so that the layout can be tested on coordinates alone. The
-matplotlib side (collecting the markers and lines of an axes, moving the
-texts and the legend at draw time) is in ``_axes_layout.py``.
-
-The rules:
-
-- a label never overlaps a marker (its own point's included), another label or
-  the edge of the axes, and its own point is the nearest to its centre, so
-  that it is read as the label of that point; a label that has no such place
-  is left out;
-- among the places left, a label prefers the side its series' curve leaves
-  free (the normal pointing to less leakage and more utility, where no
-  achievable point lies), then the places crossing the fewest lines (error
-  bars, fronts, baselines);
-- the legend goes where it covers no marker and no label, crossing the fewest
-  lines; when no such place exists inside the axes the caller puts it outside.
+No matplotlib here (boxes ``(x0, y0, x1, y1)``, y up), so the layout is tested on coordinates;
+the rules are in :func:`place_labels`, :func:`place_legend` and "TradeoffDisplay" in design.md.
 """
 
 import numpy as np

@@ -1,8 +1,6 @@
 """Display of a privacy/utility trade-off (matplotlib is imported lazily).
 
-This module draws. What it draws is read from search and sweep results in
-``_cv_results.py``, and placed (labels, legend) by ``_axes_layout.py`` with the
-geometry of ``_label_layout.py``.
+It draws what ``_cv_results.py`` reads, placed by ``_axes_layout.py`` and ``_label_layout.py``.
 """
 
 from numbers import Real

@@ -1,18 +1,7 @@
-"""Reference results of privacy-statistical-inference-calmon2012 (all in nats).
+"""Reference results of privacy-statistical-inference-calmon2012, in nats.
 
-- Corollary 1: for ``Y = f(S)``, ``min I(S; U) = R(D)``, the rate-distortion
-  function of ``Y`` (computed here by Blahut-Arimoto, an algorithm independent
-  of the convex program); for additive noise ``U = Y + Z``, the noise of largest
-  entropy under ``E d(Z) <= D``, ``p(z) ~ exp(-beta d(z))``.
-- Corollary 2: for ``Y = f(S)``, ``H(S | U=u) = log sum_y e^{H(S|Y=y)} -
-  D(P_{Y|U=u} || zeta)`` with ``zeta(y) ~ e^{H(S|Y=y)}`` (the paper's ``2^H`` in
-  bits).
-- Examples 1-2: the counting query ``Y = sum_i 1_A(S_i)``; with i.i.d. entries
-  ``H(S | Y=y) = log C(n, y)``, so ``zeta(y) ~ C(n, y)``.
-- Thm. 4: the Laplace mechanism on a counting query is eps-DP yet its average
-  leakage grows without bound; computed exactly by quadrature.
-- Def. 6 and Thm. 3: the information-privacy level of a mapping and the DP and
-  leakage levels it implies.
+Cor. 1-2, Examples 1-2, Thm. 3-4 and Def. 6, computed independently of the mechanisms
+(Blahut-Arimoto, quadrature) to test them against.
 """
 
 from numbers import Integral, Real

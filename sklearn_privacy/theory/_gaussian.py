@@ -1,16 +1,4 @@
-"""Gaussian rate-distortion by reverse water-filling (Cover and Thomas, sec. 10.3.3).
-
-For ``X ~ N(0, Sigma)`` with eigenvalues ``s_i`` and squared-error distortion
-``D = E ||X - T||^2``, the rate-distortion function is
-
-    R(D) = sum_i 0.5 log(s_i / D_i),   D_i = min(theta, s_i),   sum_i D_i = D,
-
-the rate of the test channels ``X_i = T_i + Z_i``, ``Z_i ~ N(0, D_i)``, of
-signal-to-noise ratio ``s_i / D_i - 1``.
-
-dp-compression-kohler2018 Thm. 3.2.1 reaches it with water level
-``theta = 1 / beta`` (sec. 3.4.1).
-"""
+"""Gaussian rate-distortion by reverse water-filling (Cover and Thomas, sec. 10.3.3)."""
 
 import numpy as np
 

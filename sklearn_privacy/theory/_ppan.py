@@ -1,9 +1,4 @@
-"""Optimal privacy-utility trade-offs of ppan-tripathy2017 (sec. 3.1.1 and 4).
-
-Leakage ``I(X; Z)`` (X sensitive, Y useful, Z release) against the distortion
-limit ``delta``; mean squared error for Gaussians, error probability for the
-symmetric pair.
-"""
+"""Optimal privacy-utility trade-offs of ppan-tripathy2017 (sec. 3.1.1 and 4)."""
 
 from numbers import Integral
 
