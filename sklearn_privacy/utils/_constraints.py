@@ -1,8 +1,6 @@
-"""Parameter constraints shared by ``_parameter_constraints`` and ``validate_params``.
+"""Parameter constraints (scikit-learn ``Interval`` objects) shared by the library's validators.
 
-Each is a scikit-learn :class:`~sklearn.utils._param_validation.Interval`; use
-it in a constraint list as any other, e.g. ``{"beta": [POSITIVE]}``. Note that
-an ``Interval`` admits ``inf`` only when its bound is ``inf`` and closed, hence
+An ``Interval`` admits ``inf`` only when its bound is ``inf`` and closed: hence
 :data:`NONNEGATIVE_OR_INF` beside :data:`NONNEGATIVE`.
 """
 

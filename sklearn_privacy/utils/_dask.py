@@ -1,9 +1,6 @@
-"""dask collections: count distinct rows, reduce partitions in a tree, map blocks of rows.
+"""Generic helpers for dask collections: count distinct rows, reduce partitions, map row blocks.
 
-Generic helpers for dask DataFrames and Arrays; they know nothing of a
-mechanism (the lazy release is :meth:`BaseMechanism._release_dask`). dask is
-optional (``pip install "sklearn-privacy[dask]"``); nothing here imports it
-unless a dask collection is passed.
+They know no mechanism, and import dask only when given a dask collection.
 """
 
 import functools

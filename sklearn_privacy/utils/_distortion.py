@@ -1,17 +1,4 @@
-"""Built-in distortion matrices ``d(y, u)`` between categorical records.
-
-A record is one row of categorical values (one symbol of a joint alphabet).
-Every built-in distortion averages a per-column distortion over the columns, so
-that with one column it is the textbook one:
-
-- ``"hamming"``: the fraction of columns whose values differ (0/1 for one column);
-- ``"absolute"`` and ``"squared"``: the mean absolute or squared difference of
-  the *ordinal codes* of the values, the position of each value among the
-  sorted values of its column;
-- ``"sqeuclidean"``: the squared Euclidean distance between the records read as
-  numbers, a *sum* over the columns (the squared-error distortion of a release
-  of numeric columns, as :class:`~sklearn_privacy.PPANTransformer` budgets it).
-"""
+"""Built-in distortion matrices ``d(y, u)`` between categorical records."""
 
 import numpy as np
 

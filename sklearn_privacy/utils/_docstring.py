@@ -1,12 +1,7 @@
 """Parameter documentation written once and shared by the mechanisms.
 
-A mechanism's class docstring names a shared entry by a placeholder on its
-own line, at the indentation of a parameter, e.g. ``    {sensitive}``; the
-:class:`Substitution` decorator replaces it with the entry (the name, type
-line and description), indented to match. Lines after the placeholder,
-indented as a description, add what is particular to the mechanism. Only the
-placeholders named are replaced, so other braces in a docstring need no
-escaping (unlike :meth:`str.format`).
+A placeholder line such as ``    {sensitive}`` in a docstring is replaced by :class:`Substitution`
+with the shared entry; lines indented under it add what is particular to the mechanism.
 """
 
 import re

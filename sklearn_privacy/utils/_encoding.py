@@ -1,14 +1,7 @@
-"""The two encodings of a sensitive (or relevance) variable used across the library.
+"""The encodings of a sensitive (or relevance) variable used across the library.
 
-- :func:`encode_sensitive`: discrete S as integer codes of its joint symbols
-  (the rows of a 2-D S form one symbol); what plug-in and kNN estimates, the
-  adversary and the discrete mechanisms read.
-- :func:`sensitive_design_matrix`: S as a float matrix for Gaussian models: a
-  continuous S as it is, a discrete S one-hot over its joint symbols with the
-  first symbol dropped (so that the covariance is not singular).
-- :func:`declared_design_matrix`: the same float matrix with the encoding
-  declared by a parameter (continuous, or one-hot over declared classes),
-  never read off the rows: what a private fit uses.
+Integer codes of its joint symbols (:func:`encode_sensitive`), or a float matrix for Gaussian
+models: read off the rows or declared (:func:`declared_design_matrix`, for a private fit).
 """
 
 import numpy as np

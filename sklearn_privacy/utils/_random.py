@@ -1,10 +1,6 @@
 """Random streams: a seed turned into independent streams for fit-time estimates and releases.
 
-A seed (int, ``RandomState`` or ``Generator``) gives two children of one
-:class:`numpy.random.SeedSequence` at ``fit``: the fit's estimates, and a release
-:class:`numpy.random.Generator` that the fitted mechanism keeps (each ``transform``
-advances it, reproducibly). ``random_state=None`` keeps no state: fresh OS entropy
-for the fit and for every release (``BaseMechanism._spawn_streams``).
+Why no state without a seed: "Randomness" in ``docs/design.md``.
 """
 
 from numbers import Integral

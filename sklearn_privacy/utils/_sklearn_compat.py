@@ -1,9 +1,4 @@
-"""The scikit-learn private names the library uses, imported in one place.
-
-scikit-learn does not promise these across versions (``sklearn.utils._param_validation``
-is private, so are ``_fit_context`` and the ``_``-prefixed helpers). Every module of
-the library imports them from here, so that a change in scikit-learn is met once.
-"""
+"""The scikit-learn private names the library uses, imported in one place (see design.md)."""
 
 from sklearn.base import _fit_context
 from sklearn.utils import _safe_indexing

@@ -1,17 +1,7 @@
 """Joint symbols of categorical rows: one encoder, one lookup, one sampler.
 
-Every discrete part of the library reads a table of categorical columns as a
-sequence of *symbols*, the distinct rows. This module holds the three
-primitives they share:
-
-- :func:`encode_rows`: integer code of each row and the distinct rows, in
-  lexicographic order of the columns (what :func:`numpy.unique` gives for
-  numbers), for any dtype;
-- :class:`RowIndex`: the code of new rows among fitted records, vectorised,
-  with unseen rows reported or marked ``-1``;
-- :class:`CategoricalSampler`: inverse-CDF draws from the rows of a table of
-  probabilities (or from groups of weighted outcomes), one
-  :func:`numpy.searchsorted` for all samples.
+:func:`encode_rows` codes the distinct rows (any dtype), :class:`RowIndex` finds new rows among
+fitted records, :class:`CategoricalSampler` draws from rows of probabilities.
 """
 
 import numpy as np
