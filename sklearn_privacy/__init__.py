@@ -1,11 +1,7 @@
 """scikit-learn transformers that release data while limiting what it reveals about S.
 
-Every mechanism is one estimator with ``fit``/``transform``; the sensitive
-attribute S is given as columns of ``X`` (``sensitive=``) or as routed
-``fit(..., sensitive=S)`` metadata. Leakage and utility scorers live in
-:mod:`sklearn_privacy.metrics`, trade-off sweeps in
-:mod:`sklearn_privacy.model_selection`, data sets in :mod:`sklearn_privacy.datasets`.
-Information is measured in nats.
+Every mechanism is one estimator with ``fit``/``transform``; S is given as columns of ``X``
+(``sensitive=``) or as routed ``fit(..., sensitive=S)`` metadata. Information is in nats.
 """
 
 from sklearn_privacy.adversarial import PPANTransformer

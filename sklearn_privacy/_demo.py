@@ -1,23 +1,7 @@
 """The main job: hide a sensitive attribute in released data, keep the data useful.
 
-``python -m sklearn_privacy [--data-home DIR]`` releases the (age, education,
-relationship) columns of UCI Adult through :class:`PrivacyFunnelTransformer`,
-which merges categories so that the release says little about ``sex``, and
-measures along the funnel's knob, on repeated random splits:
-
-- the leakage ``I(sex; release)`` on the test rows (Miller-Madow estimate, nats);
-- the accuracy of an adversary that learns to guess ``sex`` from the release,
-  next to the majority guess of ``sex``;
-- the accuracy of a classifier predicting income from the release, next to the
-  majority class and to the same classifier on the unmerged columns (no mechanism).
-
-It prints a table and writes ``tradeoff.png``. Adult is read from the data home
-(``--data-home``, else ``SKLEARN_PRIVACY_DATA``, else ``~/sklearn_privacy_data``)
-and downloaded with a checksum when missing and online; when it cannot be had,
-one line says where to put the file and the job runs on synthetic census-like
-data instead, labelled as such everywhere. ``--synthetic`` forces that, and
-``--dp`` runs the differential privacy experiment on the breast cancer data
-bundled with scikit-learn (no sensitive attribute: accuracy against epsilon).
+``python -m sklearn_privacy [--help]``: the funnel on UCI Adult hiding ``sex``, scored on
+repeated splits ("The main job's story" in ``docs/design.md``; the options in ``--help``).
 """
 
 import argparse

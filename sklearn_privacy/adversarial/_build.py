@@ -1,8 +1,6 @@
 """PPAN's skorch net assembled from the fit's resolved settings and the encoded inputs.
 
-:func:`build_net` picks the modules of :mod:`sklearn_privacy.adversarial._modules`
-that fit the release family and hands their sizes to ``PPANNet``. Imported at
-``fit`` only (it imports torch).
+:func:`build_net` picks the modules that fit the release family (imported at ``fit``: torch).
 """
 
 import numpy as np

@@ -1,9 +1,6 @@
 """PPAN's operating point on the fit data: leakage, disclosure, distortion, the learned mapping.
 
-Exact wherever the release probabilities are known (a finite release: eq. 6
-makes ``I(S; Z)`` and ``I(X; Z)`` plug-in sums over the empirical
-distribution); elsewhere the co-trained adversary's variational bound, checked
-against a fresh estimate. Imported at ``fit`` only (it imports torch).
+Exact for a finite release (eq. 6), else the adversary's bound against a fresh estimate.
 """
 
 import numpy as np

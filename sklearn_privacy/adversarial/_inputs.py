@@ -1,8 +1,7 @@
 """What PPAN's networks read: codes of finite records, S one-hot or standardised, scaled floats.
 
-:class:`PPANInputs` encodes the observation and the training arrays of a fit,
-:class:`SensitiveEncoding` S, and the ``*_label_columns`` functions the label columns of X
-(coded at fit, decoded in the release).
+:class:`PPANInputs` (observation and training arrays), :class:`SensitiveEncoding` (S), and the
+``*_label_columns`` functions (label columns of X, coded at fit and decoded in the release).
 """
 
 import numpy as np

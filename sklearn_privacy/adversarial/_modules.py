@@ -1,8 +1,6 @@
 """Torch modules of PPAN: release mechanisms, adversaries, discriminator (sec. 2.3, 3).
 
-Every mechanism maps ``(w, noise)`` to ``(z, weights)``: K candidate releases per row
-and their probabilities, so every loss is an exact expectation over the finite part
-of the release. Imported at ``fit`` only (it imports torch).
+Each mechanism maps ``(w, noise)`` to K candidate releases and their probabilities.
 """
 
 import math

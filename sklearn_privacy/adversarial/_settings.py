@@ -1,8 +1,6 @@
 """PPAN's parameters resolved once per fit: ``"auto"`` values chosen, the data's facts read.
 
-:class:`PPANSettings` is what the net's assembly (``_build``) and the estimator's
-fit read after ``PPANTransformer`` has chosen its release family; nothing below
-the estimator reads the estimator itself.
+:class:`PPANSettings` is what ``_build`` and the fit read instead of the estimator itself.
 """
 
 from dataclasses import dataclass

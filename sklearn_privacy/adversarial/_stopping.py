@@ -1,7 +1,6 @@
 """PPAN's stopping rule (a skorch callback): the saddle has settled and the budget is met.
 
-A minimax game has no loss that only falls, so the rule waits until both the mechanism
-objective and the adversary's loss stop moving; its measurements are in docs/design.md.
+Why and its measurements: "PPAN converges by itself" in ``docs/design.md``.
 """
 
 import numpy as np

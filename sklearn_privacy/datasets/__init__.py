@@ -1,10 +1,7 @@
 """Data set loaders (real data sets of the papers) and the papers' synthetic models.
 
-Loaders read files from a data home folder (see :func:`get_data_home`), download
-a missing file with a checksum when allowed, and otherwise raise an error that
-says where to put it. Every file read is checked against the original's
-checksum (cached per process; opt out with ``verify_checksum=False``), and a
-mismatch raises :class:`ChecksumError`.
+Loaders read files from a data home folder (:func:`get_data_home`), download a missing file
+when allowed, and check every file against the original's checksum (:class:`ChecksumError`).
 """
 
 from sklearn_privacy.datasets._adult import discretize_adult, fetch_adult

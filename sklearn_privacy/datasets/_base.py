@@ -1,18 +1,6 @@
-"""Where data files live, and how a missing one is downloaded and checked.
+"""Where data files live (the data home), and how a missing one is downloaded and checked.
 
-Every loader reads plain files from a *data home* folder, in a fixed relative
-layout (``<data_home>/adult/adult.data``, ``<data_home>/mnist/...``), so that a
-folder prepared by hand, or the project's shared data folder, can be used as it
-is. A missing file is downloaded over https when the loader is allowed to,
-written to a temporary file in its final folder, checked against its SHA-256
-(or, for the one file with no published SHA-256, its MD5) and only then renamed
-into place. Whatever goes wrong, no partial file is left behind.
-
-A file that is already present is checked against the same digest before it
-is read (unless the loader is given ``verify_checksum=False``). The digest found
-is remembered for the rest of the process, keyed by the file's absolute path
-and its ``os.stat`` signature (size, modification and change times, inode), so
-that loading the same data set again does not hash it again.
+What users see: the user guide's data set page; why: "File verification" in ``docs/design.md``.
 """
 
 import gzip

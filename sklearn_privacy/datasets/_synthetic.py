@@ -1,9 +1,4 @@
-"""Synthetic models of the PPAN paper (Tripathy et al., 2017, Table 1).
-
-The paper names the sensitive attribute X and the useful attribute Y; here they
-are returned as ``(sensitive, useful)`` so that they are not confused with
-scikit-learn's ``X`` and ``y``.
-"""
+"""Synthetic models of the PPAN paper (Tripathy et al., 2017, Table 1), as (sensitive, useful)."""
 
 from numbers import Integral
 
