@@ -125,7 +125,8 @@ def noisy_on_grid(signal, sigma, rng, bound):
 
     Every value returned is ``N * gamma * sigma`` for an integer ``N`` (exact
     in float64): the signal snapped to the grid plus Gaussian noise rounded to
-    it (see the module docstring), ``gamma = grid_step(bound)``. The noise is
+    it, ``N = rint(signal / (gamma sigma)) + rint(G / gamma)`` with
+    ``gamma = grid_step(bound)`` (why: "Float-safe noise" in ``docs/design.md``). The noise is
     one ``rng.standard_normal(signal.shape)``, drawn as a float release would
     draw it.
 

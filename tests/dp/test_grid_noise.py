@@ -288,7 +288,7 @@ def test_a_private_fit_s_epsilon_is_its_ledger_by_hand():
         m = coordinates[kind]
         rounding = e.sigma * GAMMA * np.sqrt(m)
         noiseless = e.sensitivity - rounding
-        # the noiseless sensitivities the module docstrings state, where they are public
+        # the noiseless sensitivities the docstrings and design.md state, where they are public
         if kind == "radius":
             assert noiseless == pytest.approx(np.sqrt(2.0), rel=1e-12)
         elif kind == "covariance":
