@@ -3,7 +3,7 @@
 __all__ = ["progress"]
 
 
-def progress(iterable=None, *, verbose=0, total=None, desc=None):
+def progress(iterable=None, *, verbose=0, total=None, desc=None, initial=0, mininterval=0.1):
     """Wrap ``iterable`` in a tqdm progress bar when ``verbose`` is positive.
 
     Nothing is printed when ``verbose`` is 0. tqdm is a dependency of skorch,
@@ -19,6 +19,12 @@ def progress(iterable=None, *, verbose=0, total=None, desc=None):
         Expected number of steps.
     desc : str, default=None
         Label of the bar.
+    initial : int, default=0
+        Steps already done when the bar starts.
+    mininterval : float, default=0.1
+        Least number of seconds between two refreshes of the bar (tqdm's own
+        default): a bar updated at every step of a long loop costs a counter
+        increment per step and a redraw per interval.
 
     Returns
     -------
@@ -39,5 +45,12 @@ def progress(iterable=None, *, verbose=0, total=None, desc=None):
     from tqdm.auto import tqdm
 
     return tqdm(
-        iterable, total=total, desc=desc, disable=not verbose, leave=False, dynamic_ncols=True
+        iterable,
+        total=total,
+        desc=desc,
+        disable=not verbose,
+        leave=False,
+        dynamic_ncols=True,
+        initial=initial,
+        mininterval=mininterval,
     )

@@ -1,26 +1,11 @@
 """Building blocks of the first-order path: KL projections onto the budget, dual bounds.
 
-The mirror-descent loops of :mod:`sklearn_privacy.discrete._convex._first_order_loops`
-work on the rows of ``Q = P(U | Y)``; this module holds the steps they repeat,
-on plain arrays and nothing else (numpy only, no problem checks):
-
-- :func:`budget_projection` and :func:`dual_bound`, the KL projection of
-  ``softmax(logits)`` onto ``E[d] <= budget`` and the Lagrange dual bound, for
-  any distortion matrix;
-- their twins through the levels of ``d`` (:class:`DistortionLevels`,
-  :func:`project_levels`, :func:`dual_bound_levels`, :func:`mirror_step_levels`),
-  which keep the iterates in a factored form so that one iteration costs a few
-  passes over an ``n_y x n_u`` array instead of several dozen:
-
-- the gradient of ``I(S; U)`` divided by ``p_Y`` is ``G = P(S | Y)^T log P(S | U)``,
-  of rank ``n_s``, so the mirror iterate is ``softmax(M - P(S|Y)^T A - lam d)``
-  with ``A`` an ``n_s x n_u`` sum of scaled log-posteriors and ``lam`` the
-  accumulated multiplier of the budget; the averaged iterate's release
-  ``joint @ Q`` is an affine combination of the mirror iterates' releases;
-- when ``d`` takes few distinct values (Hamming on any number of columns
-  takes ``n_columns + 1``), the KL projection onto the budget and the dual
-  bound only need per-row sums (or minima) over each level of ``d``, so the
-  search for the budget multiplier is ``O(n_y x n_levels)`` per step.
+The steps the loops of :mod:`._first_order_loops` repeat, on plain arrays
+(numpy only, no problem checks): :func:`budget_projection` and
+:func:`dual_bound` for any distortion matrix, and their twins through the
+levels of ``d`` (:class:`DistortionLevels`, :func:`project_levels`,
+:func:`dual_bound_levels`, :func:`mirror_step_levels`) on factored iterates
+(``docs/design.md``, "Convex mapping at scale").
 """
 
 import numpy as np

@@ -1,19 +1,9 @@
-"""The first-order path of the convex mapping: mirror descent for large alphabets.
+"""The first-order path of the convex mapping: the mirror-descent loops for large alphabets.
 
-- :func:`first_order_average` (Thm. 1): accelerated mirror descent on the
-  rows of ``Q`` in the geometry ``h(Q) = sum_y p_Y(y) sum_u Q log Q``, in which
-  ``I(S; U)`` is 1-smooth relative to ``h`` (joint convexity of the KL
-  divergence), with the exact Bregman projection onto the budget (a Newton
-  search on the Lagrange multiplier of the budget) and a duality-gap
-  certificate that needs only the posteriors ``P(S | U)``.
-- :func:`first_order_maximum` (Thm. 2): a smoothed maximum
-  ``(1/t) log sum_u p_U(u) exp(t L_u)``, convex in the mapping, minimised by
-  mirror descent for growing ``t``, with a certified lower bound from the
-  Lagrangian of (32) (:func:`max_leakage_certificate`).
-
-The loops are written here; the steps they repeat (projections, dual bounds,
-the factored iterates) are in :mod:`._first_order`, the clean-up of the
-returned mapping in :mod:`._problem`.
+:func:`first_order_average` (Thm. 1, accelerated mirror descent with a
+duality-gap certificate) and :func:`first_order_maximum` (Thm. 2, a smoothed
+maximum with a certified bracket); the steps they repeat are in
+:mod:`._first_order`, the working set in :mod:`._working_set`.
 """
 
 import time
@@ -33,10 +23,12 @@ from sklearn_privacy.discrete._convex._first_order import (
 from sklearn_privacy.discrete._convex._max_leakage import certified_lower_end
 from sklearn_privacy.discrete._convex._problem import (
     _TINY,
+    _bar,
     _clean_mapping,
     _closest_mapping,
     _entropy_of_s,
     _expected_distortion,
+    _postfix,
     _say,
 )
 from sklearn_privacy.discrete._convex._working_set import (
@@ -57,16 +49,36 @@ SWITCH_EVERY = 5
 __all__ = ["first_order_average", "first_order_maximum", "max_leakage_certificate"]
 
 
-def first_order_average(joint, distortion, budget, **kwargs):
-    """:func:`_first_order_average_loop` with one BLAS thread: ``(Q, objective, gap, n_iter)``."""
+def first_order_average(
+    joint, distortion, budget, *, verbose=0, desc="first-order, average leakage", **kwargs
+):
+    """:func:`_first_order_average_loop` with one BLAS thread: ``(Q, objective, gap, n_iter)``.
+
+    At ``verbose >= 1`` a progress bar labelled ``desc`` shows the iterations
+    against ``max_iter`` and the certified gap against ``tol``.
+    """
     # The products here have an inner dimension of n_s (a handful): a second BLAS
     # thread only adds synchronisation, up to 20 times slower on a loaded machine.
-    with threadpool_limits(limits=1, user_api="blas"):
-        return _first_order_average_loop(joint, distortion, budget, **kwargs)
+    with (
+        threadpool_limits(limits=1, user_api="blas"),
+        _bar(verbose, kwargs.get("max_iter", 20_000), desc) as bar,
+    ):
+        return _first_order_average_loop(
+            joint, distortion, budget, verbose=verbose, bar=bar, **kwargs
+        )
 
 
 def _first_order_average_loop(
-    joint, distortion, budget, *, tol=1e-7, max_iter=20_000, init=None, verbose=0, sparse=True
+    joint,
+    distortion,
+    budget,
+    *,
+    tol=1e-7,
+    max_iter=20_000,
+    init=None,
+    verbose=0,
+    sparse=True,
+    bar=None,
 ):
     """Accelerated mirror descent for Thm. 1; returns ``(Q, objective, certified_gap, n_iter)``.
 
@@ -95,7 +107,12 @@ def _first_order_average_loop(
     when the best objective minus the best bound is below ``tol``, or when the
     geometric extrapolation of the last decreases says the objective is within
     ``tol`` of its limit and the certified gap is below 1e-5 nats.
+
+    ``bar`` (a progress bar, :func:`._problem._bar`) advances by one per
+    iteration; its postfix is the certified gap at each check.
     """
+    if bar is None:
+        bar = _bar(0, None, None)
     p_y = joint.sum(axis=0)
     h_s = _entropy_of_s(joint)
     p_s = joint.sum(axis=1)
@@ -161,6 +178,7 @@ def _first_order_average_loop(
     started = time.perf_counter()
     n_iter = 0
     for n_iter in range(1, max_iter + 1):
+        bar.update()
         _, log_post_y = value_and_log_posterior((1.0 - theta) * J_x + theta * J_z)
         step = 1.0 / theta  # 1 / (theta^(gamma - 1) L) with gamma = 2, L = 1
         A_new = A + step * log_post_y
@@ -252,6 +270,7 @@ def _first_order_average_loop(
         best_lower = max(best_lower, bound(log_post_x, lam))
         gap = best_value - best_lower
         history.append(best_value)
+        _postfix(bar, "gap {:.2e} (tol {:.0e}){}", gap, tol, "" if ws is None else ", working set")
         if verbose >= 2:  # checked here too: no message formatted in the loop otherwise
             _say(
                 verbose,
@@ -392,7 +411,14 @@ def _first_order_maximum_loop(joint, distortion, budget, *, tol=1e-7, max_iter=2
     # line search stall at 0.105 instead of reaching 0.081), and the working set's
     # steps round differently.
     Q, _, _, n_iter = first_order_average(
-        joint, distortion, budget, tol=1e-6, max_iter=max(1, max_iter // 4), sparse=False
+        joint,
+        distortion,
+        budget,
+        tol=1e-6,
+        max_iter=max(1, max_iter // 4),
+        sparse=False,
+        verbose=min(verbose, 1),  # its bar, not its level-2 lines
+        desc="first-order, maximum leakage: warm start",
     )
     Q_hi, hi = verified(Q)
     if Q_hi is None:
@@ -418,45 +444,48 @@ def _first_order_maximum_loop(joint, distortion, budget, *, tol=1e-7, max_iter=2
     lo_smooth = 0.0
     cut_mappings = []
     log_w = log_post = None
-    for t in (10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0):
-        value, log_w, log_post, h_u = smoothed(Q, t)
-        for _ in range(200):
+    with _bar(verbose, max_iter, "first-order, maximum leakage", initial=n_iter) as bar:
+        for t in (10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0):
+            value, log_w, log_post, h_u = smoothed(Q, t)
+            _postfix(bar, "t={:g}, max leakage in [{:.4g}, {:.4g}]", t, lo_smooth, hi)
+            for _ in range(200):
+                if n_iter >= max_iter:
+                    break
+                n_iter += 1
+                bar.update()
+                # Gradient of (1/t) log F_t divided by p_Y.
+                W = np.exp(np.minimum(log_w, 600.0))[None, :] * (1.0 / t + log_post + h_u[None, :])
+                G = p_s_given_y @ W
+                with np.errstate(divide="ignore"):
+                    log_q = np.log(Q)
+                while True:
+                    Q_new, lam_new = project(log_q - eta * G, lam)
+                    Q_new = settle(Q_new, lam_new)
+                    new = smoothed(Q_new, t)
+                    if new[0] < value or eta < 1e-12:
+                        break
+                    eta *= 0.25
+                improvement = value - new[0]
+                if improvement <= 0:
+                    break
+                Q, lam = Q_new, lam_new
+                value, log_w, log_post, h_u = new
+                eta *= 2.0
+                if improvement <= 1e-10 * max(1.0, abs(value)):
+                    break
+            Q_try, leak = verified(Q, lam)
+            if leak < hi:
+                Q_hi, hi = Q_try, leak
+            lo_smooth = max(lo_smooth, certified_below(np.exp(log_w - log_w.max()), log_post, hi))
+            cut_mappings.append(Q.copy())
+            _say(
+                verbose,
+                f"smoothed max leakage t={t:g}: {value:.8g}, best verified {hi:.8g}, "
+                f"certified >= {lo_smooth:.8g} ({n_iter} iterations)",
+                level=2,
+            )
             if n_iter >= max_iter:
                 break
-            n_iter += 1
-            # Gradient of (1/t) log F_t divided by p_Y.
-            W = np.exp(np.minimum(log_w, 600.0))[None, :] * (1.0 / t + log_post + h_u[None, :])
-            G = p_s_given_y @ W
-            with np.errstate(divide="ignore"):
-                log_q = np.log(Q)
-            while True:
-                Q_new, lam_new = project(log_q - eta * G, lam)
-                Q_new = settle(Q_new, lam_new)
-                new = smoothed(Q_new, t)
-                if new[0] < value or eta < 1e-12:
-                    break
-                eta *= 0.25
-            improvement = value - new[0]
-            if improvement <= 0:
-                break
-            Q, lam = Q_new, lam_new
-            value, log_w, log_post, h_u = new
-            eta *= 2.0
-            if improvement <= 1e-10 * max(1.0, abs(value)):
-                break
-        Q_try, leak = verified(Q, lam)
-        if leak < hi:
-            Q_hi, hi = Q_try, leak
-        lo_smooth = max(lo_smooth, certified_below(np.exp(log_w - log_w.max()), log_post, hi))
-        cut_mappings.append(Q.copy())
-        _say(
-            verbose,
-            f"smoothed max leakage t={t:g}: {value:.8g}, best verified {hi:.8g}, "
-            f"certified >= {lo_smooth:.8g} ({n_iter} iterations)",
-            level=2,
-        )
-        if n_iter >= max_iter:
-            break
     lo_cut, _ = certified_lower_end(
         joint,
         distortion,

@@ -1,46 +1,16 @@
 """Thm. 2 on large alphabets: a certified lower end from cuts and small linear programs.
 
-Notation as in :mod:`._problem`: ``joint[s, y] = P(S=s, Y=y)``,
-``distortion[y, u] = d(y, u)``, the mapping ``Q[y, u] = P(U=u | Y=y)``.
-
-The maximum leakage is at most ``eps`` when ``p_U(u) (delta - H(S | U=u)) <= 0``
-for every output u, ``delta = H(S) - eps`` (eq. 32). By Gibbs' inequality
-``-p_U(u) H(S | U=u) = max_r sum_s P(s, u) log r(s)``, so each constraint is the
-intersection, over all posteriors ``r``, of the linear constraints (cuts)
-
-    sum_y p_y Q[y, u] (delta + sum_s p(s|y) log r(s)) <= 0.
-
-The cuts of a few posteriors ``r^1, ..., r^K`` per output (those of the
-mappings the first-order path met, and each output's closest input's
-``P(S | y)``) give a linear relaxation of the least-distortion program at
-level ``eps``. Its dual, in row values ``c_y`` and cut weights ``nu[u, k] >= 0``,
-
-    max  sum_y p_y c_y - budget
-    s.t. c_y <= d[y, u] + sum_k nu[u, k] (delta + G_k[y, u])   for all (y, u),
-
-``G_k = P(S|Y)^T log r^k``, bounds the least distortion from below: when it is
-positive, no mapping within the budget reaches level ``eps`` (weak duality).
-The decision does not trust the linear solver: the bound is re-evaluated
-exactly from the weights ``nu`` it returned, over every pair ``(y, u)``
-(:func:`cut_certificate`), less a bound on its rounding. The
-programs are small: only the constraints of pairs ``(y, u)`` that matter are
-generated (the most violated pair of each row is added until none is). A
-bisection over ``eps`` gives the largest certified level.
-
-With the optimal posteriors the relaxation is exact (a minimax argument), so
-the bound is as tight as the cut posteriors are close to the optimum's; an
-output that every mapping left empty has no posterior of its own, which is
-what keeps the bound from closing (500 symbols: 0.033 nats below the upper
-end, 0.157 with the smoothing weights alone). Kelley's method (a new cut at
-the relaxation's own mapping) closes it, slowly: 100 symbols, 0.003 nats after
-2785 linear programs.
+:func:`cut_certificate` (the exact weak-duality bound of the linearised
+constraints (32) at a level ``eps``) and :func:`certified_lower_end` (its
+bisection over ``eps``, the cut weights from a small linear program at each
+level); the derivation is in ``docs/design.md``.
 """
 
 import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from sklearn_privacy.discrete._convex._problem import _TINY, _entropy_of_s, _say
+from sklearn_privacy.discrete._convex._problem import _TINY, _bar, _entropy_of_s, _postfix, _say
 
 __all__ = ["certified_lower_end", "cut_certificate"]
 
@@ -210,19 +180,25 @@ def certified_lower_end(
     pairs = (key // n_u, key % n_u)
     n_lp = [0]
     top = hi
-    for _ in range(max_steps):
-        if top - lo <= tol:
-            break
-        eps = 0.5 * (lo + top)
-        delta = h_s - eps
-        out, pairs = _solve_level(p_y, distortion, budget, delta, cuts, pairs, n_lp)
-        certified = (
-            out is not None and cut_certificate(p_y, distortion, budget, delta, cuts, out[2]) > 0
-        )
-        if certified:
-            lo = eps
-        else:
-            top = eps
+    # Bisection steps to close [lo, hi] to tol, at most max_steps.
+    steps = min(max_steps, max(0, int(np.ceil(np.log2(max(hi - lo, tol) / tol)))))
+    with _bar(verbose, steps, "maximum leakage: cut certificate") as bar:
+        for _ in range(max_steps):
+            if top - lo <= tol:
+                break
+            eps = 0.5 * (lo + top)
+            _postfix(bar, "eps={:.4g}, bracket width {:.2e}, {} LPs", eps, top - lo, n_lp[0])
+            bar.update()
+            delta = h_s - eps
+            out, pairs = _solve_level(p_y, distortion, budget, delta, cuts, pairs, n_lp)
+            certified = (
+                out is not None
+                and cut_certificate(p_y, distortion, budget, delta, cuts, out[2]) > 0
+            )
+            if certified:
+                lo = eps
+            else:
+                top = eps
     _say(
         verbose,
         f"cut certificate: maximum leakage >= {lo:.8g} ({len(cuts)} cuts, {pairs[0].size} "

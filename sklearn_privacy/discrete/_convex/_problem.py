@@ -1,24 +1,18 @@
-"""The privacy-mapping problem of privacy-statistical-inference-calmon2012: checks and clean-ups.
+"""The privacy-mapping problem (calmon2012) that every convex solver shares.
 
-Notation: ``joint[s, y] = P(S=s, Y=y)``, ``distortion[y, u] = d(y, u)``, and the
-mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
-``joint @ Q = P(S, U)``.
-
-This is the floor every solver of the convex mapping stands on (the cvxpy
-programs of :mod:`._programs`, the first-order loops of
-:mod:`._first_order_loops` and the public functions of
-:mod:`._solvers`): the checks of a problem, the reductions applied before
-solving (:func:`_sufficient_joint`, :func:`_forced_mapping`), the clean-ups
-applied to a solver's mapping (:func:`_clean_mapping`, :func:`_prune_outputs`),
-the exception every solver raises, and the one place that prints the solvers'
-progress (:func:`_say`).
+Checks, reductions before solving, clean-ups of a solver's mapping,
+:class:`ConvexSolverError`, and the solvers' output at ``verbose``: the lines
+of :func:`_say` (stdout) and the progress bars of :func:`_bar` (stderr).
 """
 
 import numpy as np
 
 from sklearn_privacy.information import entropy
+from sklearn_privacy.utils import progress
 
 _TINY = 1e-300
+# Least seconds between two redraws of a solver's progress bar.
+_REFRESH_S = 0.25
 
 
 class ConvexSolverError(RuntimeError):
@@ -198,16 +192,39 @@ def _expected_distortion(Q, p_y, distortion):
 
 
 def _say(verbose, message, *, level=1):
-    """Print a progress message of the solvers when ``verbose >= level``.
+    """Print a message of the solvers on stdout when ``verbose >= level``.
 
     ``verbose`` has one meaning in the convex mapping (the functions of
-    :mod:`._solvers` and ``ConvexPrivacyMapping``), that of the
-    library's shared ``verbose`` entry: progress of the solver, on stdout.
-    ``0`` silent; ``1`` (``level=1``) one line per stage: which solver ran,
-    why one was abandoned, what the first-order path or the line search took;
-    ``2`` (``level=2``) also the details of each stage: the first-order path
-    every 10 iterations (average leakage) or at each smoothing level (maximum
-    leakage). Every message goes through here.
+    :mod:`._solvers` and ``ConvexPrivacyMapping``), that of the library's
+    shared ``verbose`` entry. ``0``: silent. ``1`` (``level=1``): one line per
+    stage here (which solver runs or ran, why one was abandoned, what the
+    first-order path or the line search took) and the live progress bars of
+    the long loops on stderr (:func:`_bar`). ``2`` (``level=2``): also the
+    details of each stage: the first-order path every 10 iterations (average
+    leakage) or at each smoothing level (maximum leakage). Every message goes
+    through here, by ``tqdm.write``, which keeps a bar on the terminal intact.
     """
     if verbose >= level:
-        print(f"[ConvexPrivacyMapping] {message}")
+        from tqdm.auto import tqdm
+
+        tqdm.write(f"[ConvexPrivacyMapping] {message}")
+
+
+def _bar(verbose, total, desc, *, initial=0):
+    """A progress bar of a solver's loop on stderr when ``verbose >= 1``, else a disabled one.
+
+    :func:`~sklearn_privacy.utils.progress` redrawn at most every
+    ``_REFRESH_S`` seconds: ``bar.update()`` at every step costs a counter
+    increment; the loops set their postfix (the duality gap, the bracket) only
+    through :func:`_postfix`.
+    """
+    return progress(
+        verbose=verbose, total=total, desc=desc, initial=initial, mininterval=_REFRESH_S
+    )
+
+
+def _postfix(bar, template, *args):
+    """Show ``template.format(*args)`` after the bar at its next redraw (not formatted when the
+    bar is disabled)."""
+    if not bar.disable:
+        bar.set_postfix_str(template.format(*args), refresh=False)

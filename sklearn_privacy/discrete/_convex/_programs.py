@@ -1,20 +1,11 @@
 """The conic path of the convex mapping: cvxpy programs, the solver chain, Thm. 2's line search.
 
-- :class:`_AverageLeakageProgram`: Thm. 1, ``I(S; U) = sum_{s,u} J log(J / (p_S p_U))``
-  with ``J = joint @ Q`` and ``p_U = p_Y @ Q`` both affine in ``Q``: a sum of
-  relative entropies of affine expressions, i.e. exponential cones (eq. 14-17
-  with ``p_{U|S}`` eliminated).
-- :class:`_MaxLeakageProgram`: Thm. 2's least-distortion program at one level,
-  the perspective ``delta p_U(u) + sum_s J[s, u] log(J[s, u] / p_U(u)) <= 0``
-  with ``delta = H(S) - eps`` (eq. 32); :func:`_conic_maximum_line_search`
-  bisects over ``eps``.
-- :func:`_independent_release_mapping`: the ``eps = 0`` case, a linear program
-  (HiGHS's simplex).
-
-Each cvxpy problem is built once with a :class:`cvxpy.Parameter` (the budget,
-or ``delta``), so that a sweep re-solves without rebuilding. The solvers are
-tried in the order of :func:`_solver_chain`; :func:`_run_conic` turns a failure
-or an inaccurate status into :class:`ConvexSolverError`.
+The programs of Thm. 1 (:class:`_AverageLeakageProgram`, exponential cones)
+and of Thm. 2 at one level (:class:`_MaxLeakageProgram`), each built once
+with a :class:`cvxpy.Parameter` so that a sweep re-solves without rebuilding;
+the order solvers are tried in (:func:`_solver_chain`, :func:`_run_conic`);
+the bisection over ``eps`` (:func:`_conic_maximum_line_search`); and the
+``eps = 0`` linear program (:func:`_independent_release_mapping`).
 """
 
 import warnings
@@ -23,10 +14,12 @@ import numpy as np
 
 from sklearn_privacy.discrete._convex._problem import (
     ConvexSolverError,
+    _bar,
     _clean_mapping,
     _closest_mapping,
     _entropy_of_s,
     _expected_distortion,
+    _postfix,
     _prune_outputs,
     _say,
 )
@@ -217,22 +210,32 @@ def _conic_maximum_line_search(
     lo, hi = 0.0, max_information_leakage(joint @ Q_hi)
     best = hi
     n_steps = 0
-    while hi - lo > tol:
-        mid = 0.5 * (lo + hi)
-        Q, leak, name = attempt(mid)
-        n_steps += 1
-        if Q is not None and leak < best:
-            # Any mapping within the budget bounds the optimum by its own leakage.
-            Q_hi, best, used = Q, leak, name
-        if Q is not None:
-            # The least distortion at this level is within the budget: eps* <= mid,
-            # even when the solver's mapping leaks a little more than mid (its
-            # accuracy). Taking such a level as too low sent the old search up to
-            # 0.0517 where the optimum is 0.0456 (tests/discrete/test_convex_scale.py).
-            hi = min(mid, best)
-        else:
-            lo = mid
-            hi = min(hi, best)
+    # The bisection's steps to close [0, hi] to tol (fewer when a mapping lowers hi).
+    steps = max(0, int(np.ceil(np.log2(max(hi, tol) / tol))))
+    _say(
+        verbose,
+        f"starting the line search over eps: up to {steps} convex programs with {chain[0]} "
+        f"({distortion.shape[0]} x {distortion.shape[1]} mapping), to a bracket of {tol:.0e}.",
+    )
+    with _bar(verbose, steps, "maximum leakage: line search over eps") as bar:
+        while hi - lo > tol:
+            mid = 0.5 * (lo + hi)
+            _postfix(bar, "eps={:.4g}, bracket width {:.2e}", mid, hi - lo)
+            bar.update()
+            Q, leak, name = attempt(mid)
+            n_steps += 1
+            if Q is not None and leak < best:
+                # Any mapping within the budget bounds the optimum by its own leakage.
+                Q_hi, best, used = Q, leak, name
+            if Q is not None:
+                # The least distortion at this level is within the budget: eps* <= mid,
+                # even when the solver's mapping leaks a little more than mid (its
+                # accuracy). Taking such a level as too low sent the old search up to
+                # 0.0517 where the optimum is 0.0456 (tests/discrete/test_convex_scale.py).
+                hi = min(mid, best)
+            else:
+                lo = mid
+                hi = min(hi, best)
     if n_failed:
         _say(verbose, f"{n_failed} line-search steps had no solution (taken as too low).")
     _say(verbose, f"line search over eps: {n_steps} convex programs with {used}.")

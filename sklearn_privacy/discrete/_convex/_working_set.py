@@ -1,23 +1,9 @@
 """The working set of the first-order path: the mirror iterate on the entries that matter.
 
-After a few dozen accelerated mirror steps on average leakage the mirror
-iterate ``z = softmax(base - P(S|Y)^T A - lam d)`` is concentrated: on
-Adult's 2142 symbols, 3 % of its entries lie within ``exp(-60)`` of their
-row's largest after 40 steps and 0.3 % at the end; the rest are below
-``1e-26`` of their row and count for nothing in float64. The loop of
-:mod:`._first_order_loops` then goes on with :class:`WorkingSet`: the
-same steps on those entries alone (flat arrays sorted by row), so that a step
-costs a few passes over ``|E|`` entries instead of a dozen over
-``n_y x n_u``. At every check of the certificate a full pass
-(:func:`entries_near_row_max`) recomputes the logits of every entry and the
-working set becomes the entries within the margin of their row's largest
-(those that came near join, those that fell away leave), and the
-duality-gap certificate is computed on the whole matrix as before: the
-working set speeds the iterations up, it never enters the certificate.
-
-The averaged iterate is kept dense but touched only at the working set:
-``x = c W`` with a scalar ``c``, so that ``x = (1 - theta) x + theta z`` is
-``c *= 1 - theta`` and ``W[E] += theta z / c``.
+:class:`WorkingSet` (the average-leakage steps on the entries within
+``MARGIN`` of their row's largest, flat arrays sorted by row) and
+:func:`entries_near_row_max` (the full pass that chooses them); why and how
+much it saves is in ``docs/design.md`` (issue 26).
 """
 
 import numpy as np
