@@ -60,10 +60,11 @@ def _undocumented_parameters(name):
     - A dataclass's constructor parameters are its fields: a result object
       (``MergePath``, ``IACPath``) documents them under Attributes, which is
       what users read them as, so Attributes count as documented there.
-    - A parameter whose name starts with ``_`` is a private hook (e.g. the
-      ``_program`` cache that ``leakage_distortion_curve`` passes to
-      ``min_average_leakage_mapping``), not public API: as in scikit-learn it
-      stays out of the public docs.
+    - A parameter whose name starts with ``_`` is a private hook, not public
+      API: as in scikit-learn it stays out of the public docs. (No public
+      function takes one now: ``leakage_distortion_curve`` reuses its cvxpy
+      program through private functions, and tests/discrete checks that
+      discrete's public functions take no such parameter.)
     """
     obj = numpydoc_validate.Validator._load_obj(name)
     validator = numpydoc_validate.Validator(numpydoc_validate.get_doc_object(obj))

@@ -1,28 +1,9 @@
 """Alphabet encoding shared by every discrete mechanism.
 
-A discrete mechanism sees one or several categorical columns. Their rows form
-*one joint alphabet*: each distinct combination of values observed at fit is a
-symbol, numbered ``0 .. n_symbols_ - 1`` in lexicographic order of the
-per-column category codes. The sensitive columns S form a second alphabet the
-same way, and :func:`empirical_joint` estimates ``P(S, X)`` as a matrix
-``joint[s, x]`` (the convention of :mod:`sklearn_privacy.information`).
-
-Typical use inside a mechanism::
-
-    x_alpha = CategoricalAlphabet(max_categories=self.max_categories,
-                                  handle_unknown=self.handle_unknown, name="X")
-    x_codes = x_alpha.fit_encode(X)          # X: ndarray (n_samples, n_columns)
-    self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
-    s_alpha = CategoricalAlphabet(max_categories=None, name="sensitive")
-    s_codes = s_alpha.fit_encode(S)
-    joint = empirical_joint(s_codes, x_codes, s_alpha.n_symbols_, x_alpha.n_symbols_,
-                            smoothing=self.smoothing)
-    ...
-    codes = x_alpha.encode(X_new)            # at transform: unseen rows follow handle_unknown
-    rows = x_alpha.decode(codes)             # back to the original values
-
-Only combinations seen at fit are symbols, so the alphabet size is at most the
-number of training rows, however many columns there are.
+:class:`CategoricalAlphabet` numbers the distinct rows of one or several
+categorical columns (one joint alphabet); :func:`empirical_joint` estimates
+``P(S, X)`` from the symbols of S and X. ``discrete/_categorical.py`` fits both
+for the mechanisms.
 """
 
 from numbers import Integral
@@ -53,7 +34,8 @@ class CategoricalAlphabet:
     lexicographic order of the per-column category codes. It is the
     ``alphabet_`` of the fitted discrete mechanisms
     (:class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`,
-    :class:`~sklearn_privacy.discrete.SubmodularFunnel`), whose merges and
+    :class:`~sklearn_privacy.discrete.SubmodularFunnel`,
+    :class:`~sklearn_privacy.discrete.ConvexPrivacyMapping`), whose merges and
     mappings index its symbols; :meth:`decode` turns symbols back into rows.
 
     Parameters

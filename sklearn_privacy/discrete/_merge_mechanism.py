@@ -1,32 +1,22 @@
 """What the mechanisms that merge a categorical alphabet share.
 
-:class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer` (pairwise greedy)
-and :class:`~sklearn_privacy.discrete.SubmodularFunnel` (IAC-MDSF) differ only
-in how they choose the merges. Both encode the released columns as one joint
-alphabet, estimate ``P(S, X)``, merge, report the operating point, and release
-the merged symbol (or its one-hot encoding, or a record drawn from
-``P(X | merged symbol)``); that is :class:`_MergeMechanism`. It also turns the
-scale-free ``lam`` of both into the multiplier of the Lagrangian actually
-optimised (:meth:`_MergeMechanism._multiplier`).
+:class:`_MergeMechanism` is the base of
+:class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer` and
+:class:`~sklearn_privacy.discrete.SubmodularFunnel`, which differ only in how
+they choose the merges (the abstract :meth:`_MergeMechanism._merge`).
 """
 
 from abc import abstractmethod
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.discrete._alphabet import (
-    SENSITIVE_CATEGORIES_REMEDY,
-    CategoricalAlphabet,
-    empirical_joint,
-)
+from sklearn_privacy.discrete._categorical import _CategoricalMechanism
 from sklearn_privacy.discrete._greedy import OBJECTIVES
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
-from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _check_feature_names_in
+from sklearn_privacy.utils._sklearn_compat import StrOptions, _check_feature_names_in
 from sklearn_privacy.utils._symbols import CategoricalSampler
 
 __all__ = []
@@ -42,48 +32,24 @@ LAM_KNOB = TradeoffKnob("lam", "larger", low=0.1, high=10.0, log=True)
 _BOTTLENECK_CAP = 2.0
 
 
-class _MergeMechanism(BaseMechanism):
+class _MergeMechanism(_CategoricalMechanism):
     """Shared machinery of the mechanisms that merge a categorical alphabet.
 
-    Subclasses implement the abstract :meth:`_merge` and ``get_tradeoff_knob``.
+    From ``joint_`` (fitted by :class:`_CategoricalMechanism`) it merges the
+    symbols of ``alphabet_`` (the abstract :meth:`_merge`), reports the
+    operating point and releases the merged symbol, its one-hot encoding, or
+    a record drawn from ``P(X | merged symbol)``; :meth:`_multiplier` turns the
+    scale-free ``lam`` of both subclasses into the multiplier of the Lagrangian
+    optimised. Subclasses implement :meth:`_merge` and ``get_tradeoff_knob``.
     """
 
     _parameter_constraints: dict = {
-        **BaseMechanism._parameter_constraints,
+        **_CategoricalMechanism._parameter_constraints,
         "objective": [OBJECTIVES],
-        "verbose": ["verbose"],
         "output": [StrOptions({"symbol", "onehot", "sample"})],
-        "handle_unknown": [StrOptions({"error", "nearest"})],
-        "smoothing": [Interval(Real, 0, None, closed="left")],
-        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
     }
 
-    _categorical_input = True
     _randomized_release = False
-
-    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
-        """Learn the merge of the alphabet of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Categorical columns (numbers or strings). When ``sensitive`` was
-            set at construction, the columns it names hold S and are not
-            released; the other columns form the joint alphabet X.
-        y : array-like of shape (n_samples,), default=None
-            Ignored (passed through by a Pipeline to the next step).
-        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
-            S given as metadata, when it is not a column of ``X``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Row weights: a table of distinct rows and their counts (from SQL,
-            Spark or dask) fits exactly as the expanded rows.
-
-        Returns
-        -------
-        self : object
-            The fitted mechanism.
-        """
-        return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
 
     @abstractmethod
     def _merge(self, joint):
@@ -99,30 +65,14 @@ class _MergeMechanism(BaseMechanism):
             The iterations to report as ``n_iter_``.
         """
 
-    def _fit_mechanism(self, X, S, y, sample_weight):
-        names = getattr(self, "feature_names_in_", None)
-        names = None if names is None else list(names[self.release_columns_])
-        self.alphabet_ = CategoricalAlphabet(
-            max_categories=self.max_categories,
-            handle_unknown=self.handle_unknown,
-            name="X",
-            feature_names=names,
-        )
-        x_codes = self.alphabet_.fit_encode(X, sample_weight)
-        self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
-        s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
-        s_codes = s_alphabet.fit_encode(S, sample_weight)
-        self.joint_ = empirical_joint(
-            s_codes, x_codes, s_alphabet.n_symbols_, self.alphabet_.n_symbols_,
-            smoothing=self.smoothing, sample_weight=sample_weight,
-        )  # fmt: skip
-        self.entropy_ = entropy(self.joint_.sum(axis=0))
-        labels, self.path_, n_iter = self._merge(self.joint_)
+    def _fit_on_joint(self, joint):
+        self.entropy_ = entropy(joint.sum(axis=0))
+        labels, self.path_, n_iter = self._merge(joint)
         self.n_iter_ = int(n_iter)
         self.labels_ = labels
         self.n_clusters_ = int(labels.max()) + 1
-        merged = np.zeros((self.joint_.shape[0], self.n_clusters_))
-        np.add.at(merged.T, labels, self.joint_.T)
+        merged = np.zeros((joint.shape[0], self.n_clusters_))
+        np.add.at(merged.T, labels, joint.T)
         self.leakage_ = mutual_information(merged)
         self.disclosure_ = entropy(merged.sum(axis=0))
         self.distortion_ = max(self.entropy_ - self.disclosure_, 0.0)
@@ -181,9 +131,7 @@ class _MergeMechanism(BaseMechanism):
         if self.output == "symbol":
             return clusters.reshape(-1, 1)
         if self.output == "onehot":
-            out = np.zeros((clusters.size, self.n_clusters_))
-            out[np.arange(clusters.size), clusters] = 1.0
-            return out
+            return self._onehot(clusters)
         # A record of the original schema drawn from P(X | cluster): same leakage as the cluster.
         return self.alphabet_.decode(self._sampler.draw(clusters, rng))
 
@@ -194,7 +142,9 @@ class _MergeMechanism(BaseMechanism):
         cluster: records of different clusters differ) carries exactly the
         information of the merged symbol about S.
         """
-        clusters = self.labels_[self.alphabet_.encode(X)]
+        return self._onehot(self.labels_[self.alphabet_.encode(X)])
+
+    def _onehot(self, clusters):
         out = np.zeros((clusters.size, self.n_clusters_))
         out[np.arange(clusters.size), clusters] = 1.0
         return out

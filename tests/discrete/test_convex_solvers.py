@@ -1,9 +1,12 @@
 """Oracle tests of the Thm. 1 / Thm. 2 solvers (privacy-statistical-inference-calmon2012)."""
 
+import inspect
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
 
+import sklearn_privacy.discrete as discrete
 from sklearn_privacy.discrete import (
     ConvexSolverError,
     leakage_distortion_curve,
@@ -13,7 +16,7 @@ from sklearn_privacy.discrete import (
 )
 from sklearn_privacy.discrete._convex._first_order import dual_bound
 from sklearn_privacy.discrete._convex._problem import _sufficient_joint
-from sklearn_privacy.discrete._convex._programs import _AverageLeakageProgram
+from sklearn_privacy.discrete._convex._programs import _AverageLeakageProgram, _MaxLeakageProgram
 from sklearn_privacy.information import entropy, max_information_leakage, mutual_information
 
 
@@ -209,6 +212,41 @@ def test_curve_reuses_one_program_and_is_monotone():
     for budget, r in zip(budgets, curve):
         direct = min_average_leakage_mapping(joint, D, budget)
         assert r["average_leakage"] == pytest.approx(direct["average_leakage"], abs=1e-7)
+
+
+@pytest.mark.parametrize("leakage", ["average", "maximum"])
+def test_curve_builds_its_program_once(monkeypatch, leakage):
+    built = []
+
+    def counting(init):
+        def __init__(self, *args, **kwargs):
+            built.append(type(self).__name__)
+            init(self, *args, **kwargs)
+
+        return __init__
+
+    for cls in (_AverageLeakageProgram, _MaxLeakageProgram):
+        monkeypatch.setattr(cls, "__init__", counting(cls.__init__))
+    joint, D = _random_instance(4)
+    least = min_achievable_distortion(joint, D)
+    budgets = [least + f * (min(joint.sum(axis=0) @ D) - least) for f in (0.2, 0.4, 0.6)]
+    curve = leakage_distortion_curve(joint, D, budgets, leakage=leakage)
+    assert len(built) == 1  # one cvxpy program, re-solved at every budget
+    assert [r["solver"] for r in curve] == ["CLARABEL"] * 3
+    built.clear()
+    min_average_leakage_mapping(joint, D, budgets[1])
+    min_maximum_leakage_mapping(joint, D, budgets[1])
+    assert len(built) == 2  # the public functions build their own
+
+
+def test_no_public_function_of_discrete_takes_a_private_parameter():
+    for name in discrete.__all__:
+        obj = getattr(discrete, name)
+        func = obj.__init__ if inspect.isclass(obj) else obj
+        if not callable(func) or func is object.__init__:
+            continue
+        private = [p for p in inspect.signature(func).parameters if p.startswith("_")]
+        assert not private, f"{name} takes the private parameter(s) {private}"
 
 
 @pytest.mark.parametrize(

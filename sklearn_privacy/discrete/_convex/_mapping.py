@@ -4,12 +4,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy.discrete._alphabet import (
-    SENSITIVE_CATEGORIES_REMEDY,
-    CategoricalAlphabet,
-    empirical_joint,
-)
+from sklearn_privacy.discrete._categorical import _CategoricalMechanism
 from sklearn_privacy.discrete._convex._problem import _check_problem
 from sklearn_privacy.discrete._convex._solvers import (
     min_achievable_distortion,
@@ -21,14 +16,14 @@ from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._distortion import DISTORTIONS, distortion_matrix
 from sklearn_privacy.utils._docstring import Substitution
-from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._symbols import CategoricalSampler, RowIndex
 
 __all__ = ["ConvexPrivacyMapping"]
 
 
 @Substitution()
-class ConvexPrivacyMapping(BaseMechanism):
+class ConvexPrivacyMapping(_CategoricalMechanism):
     """Optimal randomised mapping ``P(U | Y)`` for average or maximum information leakage.
 
     Learns the empirical joint pmf ``P(S, Y)`` of the sensitive attribute S and
@@ -131,6 +126,10 @@ default="hamming"
     n_iter_ : int
         First-order iterations, line-search steps (``leakage="maximum"``),
         or 1.
+    alphabet_ : CategoricalAlphabet
+        The joint alphabet of the released columns (the Y alphabet); its
+        symbols index the rows of ``mapping_`` and ``input_records_`` decodes
+        them.
     joint_ : ndarray of shape (n_s, n_inputs)
         Empirical ``P(S, Y)``.
     distortion_matrix_ : ndarray of shape (n_inputs, n_outputs)
@@ -182,7 +181,7 @@ default="hamming"
     """
 
     _parameter_constraints = {
-        **BaseMechanism._parameter_constraints,
+        **_CategoricalMechanism._parameter_constraints,
         "max_distortion": [Interval(Real, 0, None, closed="left")],
         "leakage": [StrOptions({"average", "maximum"})],
         "distortion": [StrOptions(set(DISTORTIONS)), "array-like", callable],
@@ -192,14 +191,8 @@ default="hamming"
         "solver_options": [None, dict],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "smoothing": [Interval(Real, 0, None, closed="left")],
-        "max_categories": [None, Interval(Integral, 2, None, closed="left")],
-        "handle_unknown": [StrOptions({"error", "nearest"})],
-        "verbose": ["verbose"],
     }
 
-    _requires_sensitive = True
-    _categorical_input = True
     _randomized_release = True
 
     def __init__(
@@ -237,49 +230,12 @@ default="hamming"
         self.sensitive = sensitive
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, *, sensitive=None, sample_weight=None):
-        """Estimate ``P(S, Y)`` and solve for the optimal mapping.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Categorical data; the columns named by ``sensitive`` hold S.
-        y : array-like of shape (n_samples,), default=None
-            Ignored (passed through by a Pipeline).
-        sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive), default=None
-            S as metadata, when it is not a column of ``X``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Row weights: a table of distinct rows and their counts fits as the
-            expanded rows.
-
-        Returns
-        -------
-        self : ConvexPrivacyMapping
-        """
-        return super().fit(X, y, sensitive=sensitive, sample_weight=sample_weight)
-
     # ------------------------------------------------------------- the hooks
-    def _fit_mechanism(self, X, S, y, sample_weight):
-        names = getattr(self, "feature_names_in_", None)
-        released_names = None if names is None else list(names[self.release_columns_])
-        self._x_alphabet = CategoricalAlphabet(
-            max_categories=self.max_categories,
-            handle_unknown=self.handle_unknown,
-            name="X",
-            feature_names=released_names,
-        )
-        x_codes = self._x_alphabet.fit_encode(X, sample_weight)
-        self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
-        self._s_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
-        s_codes = self._s_alphabet.fit_encode(S, sample_weight)
-        n_s, n_y = self._s_alphabet.n_symbols_, self._x_alphabet.n_symbols_
-        self.joint_ = empirical_joint(
-            s_codes, x_codes, n_s, n_y, smoothing=self.smoothing, sample_weight=sample_weight
-        )
-        self.input_records_ = self._x_alphabet.decode(np.arange(n_y))
-        self.sensitive_records_ = self._s_alphabet.decode(np.arange(n_s))
-        self.output_records_ = self._check_output_alphabet(X.shape[1])
+    def _fit_on_joint(self, joint):
+        n_s, n_y = joint.shape
+        self.input_records_ = self.alphabet_.decode(np.arange(n_y))
+        self.sensitive_records_ = self._sensitive_alphabet.decode(np.arange(n_s))
+        self.output_records_ = self._check_output_alphabet(self.alphabet_.n_columns_)
         self.distortion_matrix_ = self._distortion_matrix()
         self.min_distortion_ = min_achievable_distortion(self.joint_, self.distortion_matrix_)
         if self.observation == "full":
@@ -338,24 +294,25 @@ default="hamming"
 
     def _release(self, X, S, rng):
         """Each row ``y`` becomes a draw of ``U ~ P(U | Y=y)`` (or ``P(U | Y=y, S=s)``)."""
-        rows = self._x_alphabet.encode(X)
-        if self.observation == "full":
-            rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
-        return self.output_records_[self._sampler.draw(rows, rng)]
+        return self.output_records_[self._sampler.draw(self._mapping_rows(X, S), rng)]
 
     def _observes_sensitive(self):
         return self.observation == "full"
 
     def _release_distribution(self, X, S):
         """``P(U = u | row)``: the rows of ``mapping_`` the rows select (exact leakage)."""
-        rows = self._x_alphabet.encode(X)
+        return self.mapping_.reshape(-1, self.mapping_.shape[-1])[self._mapping_rows(X, S)]
+
+    def _mapping_rows(self, X, S):
+        """The row of ``mapping_`` (flattened over S with ``observation="full"``) of each row."""
+        rows = self.alphabet_.encode(X)
         if self.observation == "full":
-            rows = self._s_alphabet.encode(S) * self._x_alphabet.n_symbols_ + rows
-        return self.mapping_.reshape(-1, self.mapping_.shape[-1])[rows]
+            rows = self._sensitive_alphabet.encode(S) * self.alphabet_.n_symbols_ + rows
+        return rows
 
     def _distortion(self, X, Xt):
         """Mean distortion ``d(y, u)`` between released rows and their release."""
-        y_codes = self._x_alphabet.encode(X, handle_unknown="nearest")
+        y_codes = self.alphabet_.encode(X, handle_unknown="nearest")
         u_codes = RowIndex(self.output_records_).codes(Xt, name="Xt", unknown=-1)
         if np.any(u_codes < 0):
             raise ValueError("Xt holds records outside output_records_.")

@@ -1,41 +1,10 @@
-"""Optimal privacy mappings of privacy-statistical-inference-calmon2012 as convex programs.
+"""The public convex solvers of privacy-statistical-inference-calmon2012.
 
-Notation: ``joint[s, y] = P(S=s, Y=y)``, ``distortion[y, u] = d(y, u)``, and the
-mapping ``Q[y, u] = P(U=u | Y=y)`` (rows on the simplex). The release joint is
-``joint @ Q = P(S, U)``.
-
-- Average leakage (Thm. 1): minimise ``I(S; U)`` subject to ``E[d(Y, U)] <= budget``.
-  ``I(S; U) = sum_{s,u} J log(J / (p_S p_U))`` with ``J = joint @ Q`` and
-  ``p_U = p_Y @ Q`` both affine in ``Q``: a sum of relative entropies of affine
-  expressions, i.e. exponential cones (eq. 14-17 with ``p_{U|S}`` eliminated).
-- Maximum leakage (Thm. 2): the minimum distortion subject to
-  ``H(S | U=u) >= H(S) - eps`` for every ``u``, written as the perspective
-  ``delta p_U(u) + sum_s J[s, u] log(J[s, u] / p_U(u)) <= 0`` with
-  ``delta = H(S) - eps`` (eq. 32), inside a bisection over ``eps``.
-- A first-order path for large alphabets: accelerated mirror descent on the
-  rows of ``Q`` in the geometry ``h(Q) = sum_y p_Y(y) sum_u Q log Q``, in which
-  ``I(S; U)`` is 1-smooth relative to ``h`` (joint convexity of the KL
-  divergence), with the exact Bregman projection onto the budget (a Newton
-  search on the Lagrange multiplier of the budget) and a duality-gap
-  certificate that needs only the posteriors ``P(S | U)``.
-
-Layout, one concept per module; a module imports only from modules below it
-(the two solver paths do not import each other)::
-
-    _mapping.py            ConvexPrivacyMapping, the estimator
-    _solvers.py            this module: the public functions, their result type
-    _programs.py           cvxpy programs, conic solver chain, Thm. 2's line search
-    _first_order_loops.py  the first-order loops (Thm. 1 and Thm. 2)
-    _working_set.py        Thm. 1's steps on the entries that matter (working set)
-    _max_leakage.py        Thm. 2's cut certificate: small linear programs
-    _first_order.py        their steps: KL projections, dual bounds, distortion levels
-    _problem.py            checks, reductions, clean-ups, ConvexSolverError, _say
-
-:class:`ConvexSolverError` is defined in the bottom module (the conic chain
-raises it) and exported from here.
-
-Each cvxpy problem is built once with a :class:`cvxpy.Parameter` (the budget,
-or ``delta``), so that a sweep re-solves without rebuilding.
+:func:`min_average_leakage_mapping` (Thm. 1), :func:`min_maximum_leakage_mapping`
+(Thm. 2), :func:`leakage_distortion_curve`, :func:`min_achievable_distortion` and
+their result type :class:`ConvexMappingResult` (:class:`ConvexSolverError` comes
+from ``_problem.py``); the programs and the layers of ``_convex/`` are described in
+docs/design.md.
 """
 
 import time
@@ -94,7 +63,6 @@ _MAPPING_CONSTRAINTS = {
     **_SOLVER_CONSTRAINTS,
     "max_distortion": [NONNEGATIVE],
     "max_iter": [POSITIVE_INTEGER],
-    "_program": "no_validation",
 }
 
 
@@ -304,7 +272,6 @@ def min_average_leakage_mapping(
     tol=1e-7,
     max_iter=20_000,
     verbose=0,
-    _program=None,
 ):
     """Mapping ``P(U | Y)`` of least average leakage ``I(S; U)`` under a distortion budget.
 
@@ -358,6 +325,20 @@ def min_average_leakage_mapping(
     >>> round(result["distortion"], 6), round(result["average_leakage"], 4)
     (0.2, 0.0663)
     """
+    return _average_leakage_mapping(
+        joint, distortion, max_distortion, None, solver, solver_options, tol, max_iter, verbose
+    )
+
+
+def _average_leakage_mapping(
+    joint, distortion, max_distortion, program, solver, solver_options, tol, max_iter, verbose
+):
+    """:func:`min_average_leakage_mapping`, re-solving ``program`` when one is given.
+
+    ``program``: the :class:`_AverageLeakageProgram` of this problem, built once by
+    :func:`leakage_distortion_curve` for all its budgets; None builds it here if a
+    conic solver runs.
+    """
     joint, distortion = _check_problem(joint, distortion, max_distortion)
     p_y = joint.sum(axis=0)
     constant = p_y @ distortion
@@ -373,7 +354,6 @@ def min_average_leakage_mapping(
         return _result(joint, distortion, forced, "closest", measure="average", gap=0.0)
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
     errors = []
-    program = _program
     full_joint, joint = joint, _sufficient_joint(joint)
     for name in chain:
         if name == "first-order":
@@ -425,7 +405,6 @@ def min_maximum_leakage_mapping(
     tol=1e-7,
     max_iter=20_000,
     verbose=0,
-    _program=None,
 ):
     """Mapping ``P(U | Y)`` of least maximum leakage under a distortion budget.
 
@@ -487,6 +466,20 @@ def min_maximum_leakage_mapping(
     >>> round(result["maximum_leakage"], 6)
     0.192745
     """
+    return _maximum_leakage_mapping(
+        joint, distortion, max_distortion, None, solver, solver_options, tol, max_iter, verbose
+    )
+
+
+def _maximum_leakage_mapping(
+    joint, distortion, max_distortion, program, solver, solver_options, tol, max_iter, verbose
+):
+    """:func:`min_maximum_leakage_mapping`, re-solving ``program`` when one is given.
+
+    ``program``: the :class:`_MaxLeakageProgram` of this problem, built once by
+    :func:`leakage_distortion_curve` for all its budgets; None builds it here if the
+    conic line search runs.
+    """
     joint, distortion = _check_problem(joint, distortion, max_distortion)
     p_y = joint.sum(axis=0)
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
@@ -523,7 +516,7 @@ def min_maximum_leakage_mapping(
             epsilon=hi,
         )
     Q_hi, used, hi, n_steps, n_failed = _conic_maximum_line_search(
-        _program, joint, p_y, distortion, max_distortion, chain, solver_options, tol, verbose
+        program, joint, p_y, distortion, max_distortion, chain, solver_options, tol, verbose
     )
     return _result(
         full_joint,
@@ -596,17 +589,18 @@ def leakage_distortion_curve(
     if solver != "first-order" and (solver != "auto" or distortion.size <= _AUTO_CONIC_MAX_SIZE):
         cls = _AverageLeakageProgram if leakage == "average" else _MaxLeakageProgram
         program = cls(_sufficient_joint(joint), distortion)
-    fn = min_average_leakage_mapping if leakage == "average" else min_maximum_leakage_mapping
+    fn = _average_leakage_mapping if leakage == "average" else _maximum_leakage_mapping
     return [
         fn(
             joint,
             distortion,
             float(b),
+            program=program,
             solver=solver,
             solver_options=solver_options,
             tol=tol,
+            max_iter=20_000,  # the public functions' default
             verbose=verbose,
-            _program=program,
         )
         for b in np.asarray(budgets, dtype=float).reshape(-1)
     ]

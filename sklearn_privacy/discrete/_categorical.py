@@ -1,0 +1,74 @@
+"""The base of the mechanisms that release categorical columns.
+
+:class:`_CategoricalMechanism` fits, once for every discrete mechanism, the
+alphabet of the released columns (``alphabet_``), the alphabet of S and the
+empirical ``P(S, X)`` (``joint_``), then hands ``joint_`` to the mechanism.
+"""
+
+from abc import abstractmethod
+from numbers import Integral, Real
+
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy.discrete._alphabet import (
+    SENSITIVE_CATEGORIES_REMEDY,
+    CategoricalAlphabet,
+    empirical_joint,
+)
+from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
+
+__all__ = []
+
+
+class _CategoricalMechanism(BaseMechanism):
+    """Base of the discrete mechanisms: one fitted vocabulary of alphabets and joint pmf.
+
+    :meth:`_fit_mechanism` encodes the released columns as one joint alphabet,
+    ``alphabet_`` (a :class:`CategoricalAlphabet`, ``handle_unknown`` for rows
+    unseen at fit), checks that S is categorical, encodes S as a second alphabet
+    (kept as ``_sensitive_alphabet``, for a release that reads S), and sets
+    ``joint_``, the empirical ``P(S, X)`` (S by row, ``smoothing`` added).
+    Subclasses implement the abstract :meth:`_fit_on_joint` and ``_release``,
+    and take the shared parameters ``handle_unknown``, ``smoothing``,
+    ``max_categories`` and ``verbose`` (validated here).
+    """
+
+    _parameter_constraints: dict = {
+        **BaseMechanism._parameter_constraints,
+        "handle_unknown": [StrOptions({"error", "nearest"})],
+        "smoothing": [Interval(Real, 0, None, closed="left")],
+        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
+        "verbose": ["verbose"],
+    }
+
+    _requires_sensitive = True
+    _categorical_input = True
+
+    def _fit_mechanism(self, X, S, y, sample_weight):
+        names = getattr(self, "feature_names_in_", None)
+        names = None if names is None else list(names[self.release_columns_])
+        self.alphabet_ = CategoricalAlphabet(
+            max_categories=self.max_categories,
+            handle_unknown=self.handle_unknown,
+            name="X",
+            feature_names=names,
+        )
+        x_codes = self.alphabet_.fit_encode(X, sample_weight)
+        self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
+        self._sensitive_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
+        s_codes = self._sensitive_alphabet.fit_encode(S, sample_weight)
+        self.joint_ = empirical_joint(
+            s_codes,
+            x_codes,
+            self._sensitive_alphabet.n_symbols_,
+            self.alphabet_.n_symbols_,
+            smoothing=self.smoothing,
+            sample_weight=sample_weight,
+        )
+        self._fit_on_joint(self.joint_)
+
+    @abstractmethod
+    def _fit_on_joint(self, joint):
+        """Learn the release from ``joint`` (``joint_``, ``P(S, X)`` with S by row).
+
+        ``alphabet_`` indexes its columns and ``_sensitive_alphabet`` its rows.
+        """
