@@ -72,12 +72,14 @@ def _run_iac(joint, lam, objective, solver):
 
     path = iac_mdsf(joint, lam, objective=objective, solver=solver)
     merged = [np.asarray(w).tolist() for w in path.merged_sets]
+    # IACPath.lagrangian was IACPath.objective up to the baseline (47b9967).
+    lagrangian = path.lagrangian if hasattr(path, "lagrangian") else path.objective
     return {
         "iters": path.n_iter,
         "solves": path.n_solves,
         "ds": int(sum(path.ds_iterations)),
-        "objective": float(path.objective[-1]),
-        "path": path.objective.tolist(),
+        "lagrangian": float(lagrangian[-1]),
+        "path": lagrangian.tolist(),
         "ids": _digest(merged),
         "sig": _digest(merge_signature(joint, merged)),
     }
@@ -247,7 +249,7 @@ def compare(args, baseline_root):
         )
         differ = [
             f"{x.get('case', label)}: {x['iters']}/{y['iters']} merges, Lagrangian "
-            f"{x['objective']:.6f}/{y['objective']:.6f}"
+            f"{x['lagrangian']:.6f}/{y['lagrangian']:.6f}"
             + (" (the same at every step)" if _same_path(x, y) else "")
             for x, y in pairs
             if x["sig"] != y["sig"] or x["iters"] != y["iters"]

@@ -524,6 +524,11 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             S = self._check_fit_sensitive(S, _S_COLUMNS, X.shape[0])
         return X_release, S
 
+    @staticmethod
+    def _s_label(as_columns):
+        """How messages name S: the sensitive columns of X, or the `sensitive` argument."""
+        return _S_COLUMNS if as_columns else "sensitive"
+
     def _check_how_s_came(self, as_columns, as_metadata):
         """The rules of how S reaches a fit (in memory or dask): once, and when needed."""
         if as_columns and as_metadata:

@@ -264,6 +264,52 @@ def test_no_room_imports_a_private_name_of_dp():
                 assert private == [], (path, node.lineno, private)
 
 
+# Re-exports scikit-learn's private names, imported in one place (not names of a room).
+_SKLEARN_SHIM = "sklearn_privacy.utils._sklearn_compat"
+
+
+def _private_names_from_other_rooms(path, module):
+    """``(line, module, names)`` where ``path`` imports underscore names of another room."""
+    room = _room(module)
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom) or node.level or node.module == _SKLEARN_SHIM:
+            continue
+        target = _room(node.module or "")
+        private = [alias.name for alias in node.names if alias.name.startswith("_")]
+        if target is not None and target != room and private:
+            found.append((node.lineno, node.module, private))
+    return found
+
+
+def test_no_family_imports_a_private_name_of_another_room():
+    """A family reaches the base and the lower floors through their public names and the
+    base's hooks, never an underscore name of another room (the Gaussian family once
+    imported ``_base._S_COLUMNS`` to name S in its messages; ``BaseMechanism._s_label``
+    says it now). scikit-learn's private names come through ``utils._sklearn_compat``."""
+    for family in sorted(FAMILIES):
+        for path in sorted((PACKAGE / family).rglob("*.py")):
+            module = _module_name(path, PACKAGE)
+            assert _private_names_from_other_rooms(path, module) == [], path
+
+
+def test_the_private_import_check_sees_a_private_name(tmp_path):
+    path = tmp_path / "sklearn_privacy" / "gaussian" / "_base.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "from sklearn_privacy._base import _S_COLUMNS, BaseMechanism\n"
+        "from sklearn_privacy.gaussian._other import _own_room\n"
+        "from sklearn_privacy.utils._sklearn_compat import _fit_context\n"
+        "def f():\n"
+        "    from sklearn_privacy.metrics._scorers import _MechanismScorer\n"
+    )
+    module = _module_name(path, tmp_path / "sklearn_privacy")
+    assert _private_names_from_other_rooms(path, module) == [
+        (1, "sklearn_privacy._base", ["_S_COLUMNS"]),
+        (5, "sklearn_privacy.metrics._scorers", ["_MechanismScorer"]),
+    ]
+
+
 if __name__ == "__main__":
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else PACKAGE
     lines, edges, floors = house(root)

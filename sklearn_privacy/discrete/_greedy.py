@@ -1,43 +1,17 @@
-"""Greedy pairwise merges: privacy funnel and information bottleneck.
+"""Greedy pairwise merges: the privacy funnel and the information bottleneck.
 
-privacy-funnel-makhdoumi2014, sec. IV: start from ``Y = X`` and merge two
-symbols at a time.
-
-- ``objective="funnel"`` (Alg. 1): among the pairs whose merge keeps
-  ``I(X;Y) >= R``, merge the one that lowers ``I(S;Y)`` the most.
-- ``objective="bottleneck"`` (Alg. 2): among the pairs whose merge keeps
-  ``I(S;Y) >= threshold``, merge the one that lowers ``I(X;Y)`` the most.
-- With ``lam`` instead of a threshold, merge the pair that lowers the
-  Lagrangian ``I(S;Y) - lam I(X;Y)`` the most (funnel) or raises it the most
-  (bottleneck), while some merge does.
-
-Y is a deterministic function of X, so ``I(X;Y) = H(Y)``. Prop. 1 gives the
-effect of merging ``y_i`` and ``y_j`` from the two columns alone:
-``Delta I(S;Y) = phi(q_i) + phi(q_j) - phi(q_i + q_j)`` with
-``phi(q) = sum_s q log q - p log p`` (:func:`~sklearn_privacy.information.column_potentials`)
-and ``Delta I(X;Y) = (p_i + p_j) log(p_i + p_j) - p_i log p_i - p_j log p_j``.
-After a merge only the pairs that involve the new symbol change: each iteration
-recomputes one row of costs (``O(n |S|)``) and keeps, for every row, an upper
-bound on its best feasible partner to its right (checked lazily against the
-threshold), so that a full merge path costs ``O(n^2 |S|)`` instead of the
-``O(n^3 |S|)`` of recomputing every pair each iteration (``greedy_merge_textbook``
-in ``benchmarks/_textbook_greedy.py``, the tests' oracle and the speed
-benchmark's baseline). The costs are stored once per unordered pair, in a packed
-upper triangle (``n (n - 1) / 2`` floats).
-
-Ties are broken towards the lexicographically smallest pair ``(i, j)``,
-``i < j``, of current symbols; a merged symbol keeps the index of its smaller
-member, so the symbols' order is stable. The costs are those of the greedy of
-git 9184b27 to the bit (``greedy_merge_stored`` in
-``benchmarks/_textbook_greedy.py`` recomputes them that way), so both make the
-same merges, near ties included.
+:func:`greedy_merge` runs privacy-funnel-makhdoumi2014's Alg. 1 (funnel) or
+Alg. 2 (bottleneck), or their Lagrangian form with ``lam``, on a joint pmf, and
+:func:`greedy_sweep` runs it for many thresholds at once. The pair costs (Prop. 1)
+live in a packed upper triangle, :class:`_MergeState`; docs/design.md ("Greedy
+funnel") has the internals.
 """
 
 import mmap
-from dataclasses import dataclass
 
 import numpy as np
 
+from sklearn_privacy.discrete._path import MergePath, cluster_labels
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
 from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_INTEGER, progress
 from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
@@ -80,58 +54,6 @@ _SAFE_MIN = 1e-280
 _NONE = -np.finfo(float).max
 # log 2, rounded up with room for the rounding of a computed disclosure cost.
 _LOG2_PADDED = 0.6932
-
-
-@dataclass
-class MergePath:
-    """The merges of a greedy run and the information after each of them.
-
-    The ``path_`` of a fitted
-    :class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`: every merge in
-    the order made, and :math:`I(S;Y)` and :math:`I(X;Y)` of the release :math:`Y`
-    before the first merge and after each one, in nats, under the estimated
-    :math:`P(S, X)`. Symbols are indices of the fitted mechanism's ``alphabet_``.
-
-    Attributes
-    ----------
-    merges : ndarray of shape (n_merges, 2)
-        :math:`(i, j)`: symbol :math:`j` merged into :math:`i` (indices of the original
-        alphabet; a merged symbol keeps the index of its smallest member).
-    leakage : ndarray of shape (n_merges + 1,)
-        :math:`I(S;Y)` before the first merge and after each merge, in nats.
-    disclosure : ndarray of shape (n_merges + 1,)
-        :math:`I(X;Y) = H(Y)` likewise.
-    labels : ndarray of shape (n_symbols,)
-        Final cluster of each original symbol, ``0`` to ``n_clusters - 1`` in
-        order of their smallest member.
-
-    See Also
-    --------
-    IACPath : the path of :class:`~sklearn_privacy.discrete.SubmodularFunnel`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_privacy.discrete import MergePath, PrivacyFunnelTransformer
-    >>> s = np.array([0, 0, 0, 1, 1, 1, 0, 1] * 20)
-    >>> x = np.array([0, 0, 1, 2, 2, 3, 4, 4] * 20)
-    >>> funnel = PrivacyFunnelTransformer(threshold=0.6).fit(x[:, None], sensitive=s)
-    >>> path = funnel.path_
-    >>> isinstance(path, MergePath), path.merges.tolist(), path.n_clusters
-    (True, [[0, 2], [1, 3]], 3)
-    >>> [round(float(v), 3) for v in path.leakage]
-    [0.52, 0.173, 0.0]
-    """
-
-    merges: np.ndarray
-    leakage: np.ndarray
-    disclosure: np.ndarray
-    labels: np.ndarray
-
-    @property
-    def n_clusters(self):
-        """Number of symbols left."""
-        return int(self.labels.max()) + 1
 
 
 def _check_joint(joint):
@@ -607,8 +529,9 @@ class _MergeState:
             if np.array_equal(root, parent):
                 break
             parent = root
-        labels = np.unique(parent, return_inverse=True)[1].reshape(-1)
-        return MergePath(merges, np.asarray(self.leakage), np.asarray(self.disclosure), labels)
+        return MergePath(
+            merges, np.asarray(self.leakage), np.asarray(self.disclosure), cluster_labels(parent)
+        )
 
 
 def _run(state, threshold, max_merges=None, until=None, bar=None):

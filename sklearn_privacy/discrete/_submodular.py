@@ -1,53 +1,12 @@
 """Submodular minimisation and IAC-MDSF (submodular-funnel-ding).
 
-IAC-MDSF (Alg. 1) merges, at each iteration, the subset ``W`` of the current
-alphabet that minimises the Lagrangian after the merge. With (Thm. 1)
-
-.. math::
-
-    f(W) = \\sum_{x \\in W} p(x) \\log \\frac{p(x)}{p(W)}, \\qquad
-    g(W) = \\sum_{s} \\sum_{x \\in W} p(s, x) \\log \\frac{p(s, x)}{p(s, W)},
-
-merging ``W`` gives ``I(S; X_W) = I(S; X) - g(W) + f(W)`` and
-``I(X; X_W) = H(X) + f(W)``, so the funnel step minimises
-``(1 - lam) f(W) - g(W)`` (eq. 5) and the bottleneck step ``g(W) - (1 - lam) f(W)``
-(eq. 7). ``f`` and ``g`` are submodular, so each step is a difference of
-submodular functions (DS) problem. Two DS procedures are provided:
-
-- ``"ssp"``, the submodular-supermodular procedure (Narasimhan and Bilmes,
-  2005): replace the subtracted function by a modular lower bound tight at the
-  current set and minimise the remaining submodular function exactly with the
-  min-norm-point algorithm (Fujishige and Isotani), :func:`min_norm_point`,
-  stopped as soon as a level set of the current point is certified optimal
-  by the point's negative part (the duality of submodular minimisation). The
-  funnel's remaining function, ``(1 - lam) f`` plus a modular one, is a concave
-  function of ``p(W)`` plus a modular one: a minimiser is a prefix of the
-  symbols sorted by ratio, found in ``O(n log n)`` (:func:`_level_set_minimum`);
-- ``"mm"``, the modular-modular procedure (Iyer and Bilmes, 2012, Alg. 3): also
-  replace the first function by one of its two modular upper bounds, so each
-  step is a modular minimisation (``O(n)`` after the bounds).
-
-Both decrease the objective at every step. They start from the best pair (so a
-step is never worse than the pairwise greedy's) and, once they stop, try every
-single-element addition and removal; the set returned is therefore a local
-minimum: no one-element change lowers the objective.
-
-The set functions evaluate ``sum q log q`` of unnormalised sub-measures
-``Q[s, W]`` directly with :func:`scipy.special.xlogy`:
-:mod:`sklearn_privacy.information` computes one normalised distribution at a
-time, with validation, which would turn each batch into a Python loop inside
-Wolfe's algorithm. A DS iteration needs the objective on the ``n`` sets that
-differ from the current one in one element: they are the sums over the set plus
-or minus one column, ``O(n |S|)`` in all, without a matrix product (whose
-rounding depends on the BLAS kernel and broke exact ties between equal columns
-differently on different machines). The best pair that starts each iteration is
-kept across merges by :class:`_BestPairs` (a merge changes only the pairs of the
-merged symbol). The information along the path is computed by
-:func:`~sklearn_privacy.information.mutual_information` and
-:func:`~sklearn_privacy.information.entropy`.
+:func:`iac_mdsf` merges, at each iteration, the subset of the current alphabet
+that minimises the Lagrangian after the merge (Alg. 1): a difference of
+submodular functions (:func:`step_functions`, on :class:`EntropicSetFunction`),
+locally minimised by :func:`ds_minimize` (``"ssp"``, with :func:`min_norm_point`
+inside, or ``"mm"``). docs/design.md ("IAC-MDSF", "Submodular funnel") has the
+internals.
 """
-
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dtrtrs
@@ -55,6 +14,7 @@ from scipy.special import xlogy
 from threadpoolctl import threadpool_limits
 
 from sklearn_privacy.discrete._greedy import OBJECTIVES, _check_joint
+from sklearn_privacy.discrete._path import IACPath, cluster_labels
 from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_INTEGER, progress
 from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
@@ -403,8 +363,8 @@ def _modular_lower_bound(B, mask, added):
     """Modular lower bound of ``B`` tight at ``mask`` (a chain through ``mask``).
 
     Inside ``mask`` the elements follow their index; outside, the ones whose
-    addition lowers the objective the most come first (``added[j]``, the
-    objective on ``mask + j``; a stable sort), so their bound is exact.
+    addition lowers ``A - B`` the most come first (``added[j]``, its value
+    on ``mask + j``; a stable sort), so their bound is exact.
     """
     inside = np.flatnonzero(mask)
     outside = np.flatnonzero(~mask)
@@ -458,7 +418,7 @@ def ds_minimize(A, B, *, solver="ssp", init=None, max_iter=200, polish=True):
     value : float
         ``A(mask) - B(mask)``.
     trace : list of float
-        Objective after each iteration (non-increasing).
+        ``A - B`` after each iteration (non-increasing).
     """
     if solver not in ("ssp", "mm"):
         raise ValueError(f"solver must be 'ssp' or 'mm', got {solver!r}.")
@@ -496,71 +456,6 @@ def ds_minimize(A, B, *, solver="ssp", init=None, max_iter=200, polish=True):
         value = float(values[k])
         trace.append(value)
     return mask, value, trace
-
-
-@dataclass
-class IACPath:
-    r"""Merges of IAC-MDSF and the information after each iteration.
-
-    The ``path_`` of a fitted :class:`~sklearn_privacy.discrete.SubmodularFunnel`:
-    the set of symbols merged at each iteration, and :math:`I(S;Y)`, :math:`I(X;Y)`
-    and the Lagrangian of the release :math:`Y` before the first iteration and
-    after each one, in nats, under the estimated :math:`P(S, X)`. Symbols are
-    indices of the fitted mechanism's ``alphabet_``.
-
-    Attributes
-    ----------
-    merged_sets : list of ndarray
-        Original symbols merged at each iteration (each set is merged into one
-        symbol together with everything previously merged into its members).
-    leakage, disclosure : ndarray of shape (n_iter + 1,)
-        :math:`I(S;Y)` and :math:`I(X;Y)` before the first and after each iteration.
-    objective : ndarray of shape (n_iter + 1,)
-        :math:`I(S;Y) - m\, I(X;Y)` likewise, with :math:`m` the multiplier of the run
-        (``multiplier_`` of the fitted mechanism).
-    labels : ndarray of shape (n_symbols,)
-        Final cluster of each original symbol.
-    ds_iterations : list of int
-        Number of DS-procedure iterations of each step.
-    n_solves : int
-        Number of step problems solved: the merges, plus the last one that
-        found no improving merge (when that is what stopped the algorithm).
-
-    See Also
-    --------
-    MergePath : the path of :class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_privacy.discrete import IACPath, SubmodularFunnel
-    >>> s = np.array([0, 0, 0, 1, 1, 1, 0, 1] * 20)
-    >>> x = np.array([0, 0, 1, 2, 2, 3, 4, 4] * 20)
-    >>> funnel = SubmodularFunnel(lam=1.0).fit(x[:, None], sensitive=s)
-    >>> path = funnel.path_
-    >>> isinstance(path, IACPath), [w.tolist() for w in path.merged_sets], path.n_clusters
-    (True, [[0, 2], [1, 3]], 3)
-    >>> path.n_iter, path.n_solves, round(float(path.leakage[-1]), 12)
-    (2, 3, 0.0)
-    """
-
-    merged_sets: list
-    leakage: np.ndarray
-    disclosure: np.ndarray
-    objective: np.ndarray
-    labels: np.ndarray
-    ds_iterations: list = field(default_factory=list)
-    n_solves: int = 0
-
-    @property
-    def n_iter(self):
-        """Number of merging iterations."""
-        return len(self.merged_sets)
-
-    @property
-    def n_clusters(self):
-        """Number of symbols left."""
-        return int(self.labels.max()) + 1
 
 
 def step_functions(joint, lam, objective="funnel"):
@@ -649,7 +544,7 @@ def _best_pair(F, n):
 
 
 class _BestPairs:
-    """The first best pair of IAC-MDSF's step objective, kept up to date across merges.
+    """The first best pair of IAC-MDSF's step function, kept up to date across merges.
 
     ``F({a, b})`` depends on columns ``a`` and ``b`` alone and the multiplier is
     fixed for the run, so a merge of ``W`` into its first member ``t`` changes
@@ -669,7 +564,7 @@ class _BestPairs:
     Parameters
     ----------
     F : EntropicSetFunction or _Difference
-        The step's objective on the initial alphabet.
+        The step function ``A - B`` on the initial alphabet.
     block : int
         Symbols per block.
     """
@@ -707,7 +602,7 @@ class _BestPairs:
     def best(self, F):
         """The first best pair as a mask over the current alphabet, and its value.
 
-        ``F`` is the objective on the current alphabet. While the row holding the
+        ``F`` is the step function on the current alphabet. While the row holding the
         smallest bound has an inexact first smallest block, every inexact block
         whose bound is at most the smallest exact value is recomputed (one
         batch). Every other row's bound is then at least the value found, and
@@ -755,7 +650,7 @@ class _BestPairs:
     def merge(self, F, members):
         """Update after merging ``members`` (current indices, sorted) into ``members[0]``.
 
-        ``F`` is the objective on the merged alphabet.
+        ``F`` is the step function on the merged alphabet.
         """
         t = int(self.ids[members[0]])
         removed = self.ids[members[1:]]
@@ -862,8 +757,8 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
         leak, disc = mutual_information(cols), entropy(cols.sum(axis=0))
         return leak, disc, leak - lam * disc
 
-    leak, disc, obj = record(columns)
-    leakage, disclosure, objective_values = [leak], [disc], [obj]
+    leak, disc, lagr = record(columns)
+    leakage, disclosure, lagrangian = [leak], [disc], [lagr]
     merged_sets, ds_iterations, n_solves = [], [], 0
     # One BLAS thread: the products are small and a second thread only adds
     # synchronisation (several times slower on a loaded machine).
@@ -895,18 +790,17 @@ def iac_mdsf(joint, lam, *, objective="funnel", solver="ssp", max_iter=None, ver
             keep = np.ones(columns.shape[1], dtype=bool)
             keep[members[1:]] = False
             columns, ids = columns[:, keep], ids[keep]
-            leak, disc, obj = record(columns)
+            leak, disc, lagr = record(columns)
             leakage.append(leak)
             disclosure.append(disc)
-            objective_values.append(obj)
+            lagrangian.append(lagr)
             bar.update(members.size - 1)
-    labels = np.unique(assign, return_inverse=True)[1].reshape(-1)
     return IACPath(
         merged_sets,
         np.asarray(leakage),
         np.asarray(disclosure),
-        np.asarray(objective_values),
-        labels,
+        np.asarray(lagrangian),
+        cluster_labels(assign),
         ds_iterations,
         n_solves,
     )

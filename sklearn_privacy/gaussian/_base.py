@@ -11,7 +11,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_privacy._base import _S_COLUMNS, BaseMechanism
+from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._grid_noise import grid_sensitivity
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
@@ -352,7 +352,7 @@ class _GaussianMechanism(BaseMechanism):
         self._check_how_s_came(has_columns, sensitive is not None)
         uses_s, uses_y = self._fit_variables(y is not None)
         has_s = has_columns or sensitive is not None
-        s_name = _S_COLUMNS if has_columns else "sensitive"
+        s_name = self._s_label(has_columns)
         parts = aligned_partitions(
             X,
             [sensitive, y if uses_y else None, sample_weight],

@@ -134,9 +134,10 @@ def _holds_mechanism(estimator):
 class _MechanismScorer(ABC):
     """Base of the privacy scorers: finds the mechanism, S and the release.
 
-    A subclass measures the release in :meth:`_measure`. ``_sign`` is
-    scikit-learn's name (its ``_BaseScorer`` has one); :attr:`greater_is_better`
-    is the public, read-only face of it.
+    A subclass measures the release in :meth:`_measure` and names what it
+    measures in ``_name`` (also the ``make_*_scorer`` of its repr), read as
+    :attr:`measure`. ``_sign`` is scikit-learn's name (its ``_BaseScorer`` has
+    one); :attr:`greater_is_better` is the public, read-only face of it.
     """
 
     _name = "mechanism"
@@ -150,6 +151,17 @@ class _MechanismScorer(ABC):
     def greater_is_better(self):
         """bool: Whether the scorer returns the measure itself (True) or minus it (False)."""
         return self._sign > 0
+
+    @property
+    def measure(self):
+        """str: What the scorer measures, read-only.
+
+        ``"leakage"`` (an estimate of :math:`I(S; \\text{release})` in nats),
+        ``"adversary"`` (the accuracy of an adversary guessing S from the
+        release) or ``"distortion"`` (the mechanism's own distortion): the
+        ``make_*_scorer`` that built it.
+        """
+        return self._name
 
     def __call__(self, estimator, X, y=None, **metadata):
         sensitive = metadata.pop("sensitive", None)
@@ -428,8 +440,8 @@ def make_leakage_scorer(
     -------
     callable
         ``scorer(estimator, X, y=None, *, sensitive=None)``; its read-only
-        ``greater_is_better`` attribute says whether it returns the measure
-        (True) or minus it (False).
+        attributes ``measure`` (``"leakage"``) and ``greater_is_better`` say what
+        it measures and whether it returns the measure (True) or minus it (False).
 
     See Also
     --------
@@ -486,8 +498,8 @@ def make_adversary_scorer(
     -------
     callable
         ``scorer(estimator, X, y=None, *, sensitive=None)``; its read-only
-        ``greater_is_better`` attribute says whether it returns the measure
-        (True) or minus it (False).
+        attributes ``measure`` (``"adversary"``) and ``greater_is_better`` say what
+        it measures and whether it returns the measure (True) or minus it (False).
 
     See Also
     --------
@@ -520,8 +532,8 @@ def make_distortion_scorer(*, greater_is_better=False):
     -------
     callable
         ``scorer(estimator, X, y=None, *, sensitive=None)``; its read-only
-        ``greater_is_better`` attribute says whether it returns the measure
-        (True) or minus it (False).
+        attributes ``measure`` (``"distortion"``) and ``greater_is_better`` say what
+        it measures and whether it returns the measure (True) or minus it (False).
 
     See Also
     --------

@@ -53,7 +53,7 @@ def axis_name(key, scorer=None, *, leakage=LEAKAGE_AXIS):
     ``leakage`` is the label of a leakage scorer.
     """
     names = {**_AXIS_NAMES, "leakage": leakage}
-    kind = getattr(scorer, "_name", None) if _is_privacy_scorer(scorer) else None
+    kind = scorer.measure if _is_privacy_scorer(scorer) else None
     if kind is None and isinstance(scorer, str):
         kind = scorer
     for candidate in (kind, key):

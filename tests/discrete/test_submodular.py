@@ -233,7 +233,7 @@ def test_iac_mdsf_each_step_is_a_local_minimum_by_brute_force(solver, objective)
             n_steps += 1
             n_global += value <= values.min() + 1e-10
         # Lagrangian goes down (funnel) or up (bottleneck) at every step.
-        steps = np.diff(path.objective)
+        steps = np.diff(path.lagrangian)
         assert np.all(steps < 0) if objective == "funnel" else np.all(steps > 0)
         # It stops only when no pair merge improves the Lagrangian any more.
         final = _final_columns(joint, path)
@@ -559,7 +559,7 @@ def test_iac_mdsf_makes_the_merges_of_the_from_scratch_algorithm(solver, monkeyp
             path = iac_mdsf(joint, m, objective=objective, solver=solver)
             assert [w.tolist() for w in path.merged_sets] == merged, (name, objective, lam)
             assert path.ds_iterations == ds_iterations
-            np.testing.assert_array_equal(path.objective[1:], values)
+            np.testing.assert_array_equal(path.lagrangian[1:], values)
             n_merges += len(merged)
     assert n_merges > 50
 
@@ -594,6 +594,6 @@ def test_iac_mdsf_reproduces_the_original_implementation(lam, solver):
     merged = np.unique([len(w) for w in path.merged_sets], return_counts=True)
     assert dict(zip(merged[0].tolist(), merged[1].tolist())) == sizes
     first, last, total = _ORIGINAL_250_VALUES[lam]
-    assert path.objective[1] == pytest.approx(first, abs=1e-12)
-    assert path.objective[-1] == pytest.approx(last, abs=1e-12)
-    assert path.objective.sum() == pytest.approx(total, abs=1e-11)
+    assert path.lagrangian[1] == pytest.approx(first, abs=1e-12)
+    assert path.lagrangian[-1] == pytest.approx(last, abs=1e-12)
+    assert path.lagrangian.sum() == pytest.approx(total, abs=1e-11)

@@ -196,6 +196,24 @@ def test_scorer_declares_its_sign(make, discrete_data):
     assert scores[False] == pytest.approx(-scores[True]) and scores[True] > 0
 
 
+@pytest.mark.parametrize(
+    "make, measure",
+    [
+        (make_leakage_scorer, "leakage"),
+        (make_adversary_scorer, "adversary"),
+        (make_distortion_scorer, "distortion"),
+    ],
+)
+def test_scorer_says_what_it_measures(make, measure):
+    """``measure`` is public and read-only, names the factory and ignores the sign."""
+    for greater in (False, True):
+        scorer = make(greater_is_better=greater)
+        assert scorer.measure == measure
+        assert repr(scorer).startswith(f"make_{measure}_scorer(")
+        with pytest.raises(AttributeError):
+            scorer.measure = "accuracy"
+
+
 def test_the_scorer_base_is_abstract():
     from sklearn_privacy.metrics._scorers import _MechanismScorer
 

@@ -508,3 +508,19 @@ def test_single_series_legend_inside_where_free(pyplot):
     legend_box = ax.get_legend().get_window_extent()
     assert ax.bbox.x0 < legend_box.x0 and legend_box.x1 < ax.bbox.x1  # inside
     assert legend_box.y0 > ax.bbox.y0 + ax.bbox.height / 2  # in the upper half, which is free
+
+
+def test_axis_name_reads_what_a_privacy_scorer_measures():
+    """A privacy scorer under any key labels its axis by its public ``measure``."""
+    from sklearn_privacy.metrics import make_distortion_scorer
+    from sklearn_privacy.plotting._cv_results import axis_name
+
+    for make, label in [
+        (make_leakage_scorer, "leakage I(S; release) (nats)"),
+        (make_adversary_scorer, "adversary accuracy"),
+        (make_distortion_scorer, "distortion"),
+    ]:
+        assert axis_name("score_1", make()) == label
+    assert axis_name("score_1", make_leakage_scorer(), leakage="leakage (nats)") == "leakage (nats)"
+    assert axis_name("score_1", "balanced_accuracy") == "balanced accuracy"
+    assert axis_name("score_1") == "score_1"
