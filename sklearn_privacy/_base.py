@@ -209,8 +209,9 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Observed data. When ``sensitive`` was set at construction, the
-            columns it names hold S and are not released.
+            Observed data: numbers, or categories (numbers or strings) for a
+            mechanism of categorical columns. When ``sensitive`` was set at
+            construction, the columns it names hold S and are not released.
         y : array-like of shape (n_samples,), default=None
             Downstream target; passed through untouched (used only as the
             relevance variable of an information bottleneck, and as the utility
