@@ -1,21 +1,7 @@
-"""The contract every privacy mechanism shares.
+"""The contract every privacy mechanism shares: :class:`BaseMechanism`.
 
-A mechanism observes ``X`` and releases ``transform(X)``. The sensitive attribute
-S reaches it in one of two ways:
-
-1. as columns of ``X``, named by the constructor parameter ``sensitive`` (column
-   names for DataFrames, integer indices for arrays); those columns are read at
-   fit and never released;
-2. as metadata, ``fit(X, y, sensitive=S)``, which scikit-learn's metadata routing
-   forwards through :class:`~sklearn.pipeline.Pipeline` and
-   :class:`~sklearn.model_selection.GridSearchCV` once the mechanism asks for it
-   with ``set_fit_request(sensitive=True)``.
-
-Giving S both ways, or neither to a mechanism that needs it, raises a
-``ValueError``. Subclasses implement two hooks,
-``_fit_mechanism(X, S, y, sample_weight)`` and ``_release(X, S, rng)``; this
-class does all validation around them, and releases dask collections lazily
-(:meth:`BaseMechanism._release_dask`).
+It resolves S (columns of ``X`` named by ``sensitive``, or routed metadata), validates around
+the hooks ``_fit_mechanism`` and ``_release``, and releases dask collections lazily.
 """
 
 import copy
