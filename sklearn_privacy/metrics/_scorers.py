@@ -1,8 +1,7 @@
 """Scorers for ``GridSearchCV`` and friends: leakage, adversary accuracy, distortion.
 
-Holds :func:`find_mechanism`, :func:`exact_leakage_score` and the ``make_*_scorer``
-factories. A scorer finds the mechanism (itself, or a step of a Pipeline), reads S from
-the fold's columns or routed metadata, releases the fold and measures the release.
+A scorer finds the mechanism (itself or a Pipeline's step), reads S from the fold's columns or
+routed metadata, releases the fold and measures the release.
 """
 
 from abc import ABC, abstractmethod
@@ -237,6 +236,15 @@ class _MechanismScorer(ABC):
         params = {**self._kwargs, "greater_is_better": self.greater_is_better}
         args = ", ".join(f"{k}={v!r}" for k, v in params.items())
         return f"make_{self._name}_scorer({args})"
+
+
+def is_privacy_scorer(scorer):
+    """Whether ``scorer`` is one of the library's privacy scorers (a ``make_*_scorer``'s).
+
+    For the package's other layers (the plotting reads their ``measure`` and
+    ``greater_is_better``); not part of the public API.
+    """
+    return isinstance(scorer, _MechanismScorer)
 
 
 def _exact_leakage(mechanism, X_release, S, required=False, n_shuffles=0):

@@ -1,9 +1,6 @@
-"""Reading search and sweep results for :class:`TradeoffDisplay` (private helpers).
+"""Reading search and sweep results for :class:`TradeoffDisplay`: points, spreads, series, axes.
 
-Everything a display needs from a ``GridSearchCV`` (its ``cv_results_`` or the
-fitted search): the points, their spreads and labels, the series (one per
-mechanism in the grid), the sign of the leakage scorer and readable names for
-the axes. Nothing here draws.
+Nothing here draws.
 """
 
 import warnings
@@ -48,24 +45,20 @@ def axis_name(key, scorer=None, *, leakage=LEAKAGE_AXIS):
     """Readable axis label of the scorer named ``key``.
 
     The scorer itself decides when it is known: one of the library's privacy
-    scorers by its kind, a scikit-learn scorer given by name (``"balanced_accuracy"``)
-    by that name; then the key; a key neither knows is its own label.
-    ``leakage`` is the label of a leakage scorer.
+    scorers by its ``measure``, a scikit-learn scorer given by name
+    (``"balanced_accuracy"``) by that name; then the key; a key neither knows is
+    its own label. ``leakage`` is the label of a leakage scorer.
     """
+    from sklearn_privacy.metrics._scorers import is_privacy_scorer
+
     names = {**_AXIS_NAMES, "leakage": leakage}
-    kind = scorer.measure if _is_privacy_scorer(scorer) else None
+    kind = scorer.measure if is_privacy_scorer(scorer) else None
     if kind is None and isinstance(scorer, str):
         kind = scorer
     for candidate in (kind, key):
         if isinstance(candidate, str) and candidate in names:
             return names[candidate]
     return str(key)
-
-
-def _is_privacy_scorer(scorer):
-    from sklearn_privacy.metrics._scorers import _MechanismScorer
-
-    return isinstance(scorer, _MechanismScorer)
 
 
 def all_nonpositive(values):
@@ -194,11 +187,11 @@ def format_value(value):
 
 def inspect_search(search, leakage):
     """Sign of the leakage scorer and the mechanism's class name, from a fitted search."""
-    from sklearn_privacy.metrics._scorers import _MechanismScorer, find_mechanism
+    from sklearn_privacy.metrics._scorers import find_mechanism, is_privacy_scorer
 
     sign = None
     scorer = getattr(search, "scorer_", None)
-    if isinstance(scorer, dict) and isinstance(scorer.get(leakage), _MechanismScorer):
+    if isinstance(scorer, dict) and is_privacy_scorer(scorer.get(leakage)):
         sign = 1 if scorer[leakage].greater_is_better else -1
     try:
         mechanism, _ = find_mechanism(search.estimator)
