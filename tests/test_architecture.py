@@ -250,20 +250,6 @@ def test_the_hook_check_sees_duck_typing(tmp_path):
     ]
 
 
-def test_no_room_imports_a_private_name_of_dp():
-    """``dp`` is a public toolbox: another room (the Gaussian family) imports its public
-    names (``dp.clip_to_ball``), never an underscore name (the private-fit engine that
-    only the Gaussian mechanisms use lives in ``gaussian/_private_fit.py``)."""
-    for path in sorted(PACKAGE.rglob("*.py")):
-        module = _module_name(path, PACKAGE)
-        if _room(module) == "dp":
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and _room(node.module or "") == "dp":
-                private = [a.name for a in node.names if a.name.startswith("_")]
-                assert private == [], (path, node.lineno, private)
-
-
 # Re-exports scikit-learn's private names, imported in one place (not names of a room).
 _SKLEARN_SHIM = "sklearn_privacy.utils._sklearn_compat"
 
@@ -282,15 +268,17 @@ def _private_names_from_other_rooms(path, module):
     return found
 
 
-def test_no_family_imports_a_private_name_of_another_room():
-    """A family reaches the base and the lower floors through their public names and the
-    base's hooks, never an underscore name of another room (the Gaussian family once
-    imported ``_base._S_COLUMNS`` to name S in its messages; ``BaseMechanism._s_label``
-    says it now). scikit-learn's private names come through ``utils._sklearn_compat``."""
-    for family in sorted(FAMILIES):
-        for path in sorted((PACKAGE / family).rglob("*.py")):
-            module = _module_name(path, PACKAGE)
-            assert _private_names_from_other_rooms(path, module) == [], path
+def test_no_room_imports_a_private_name_of_another_room():
+    """A room reaches another through its public names (and a family the base through its
+    hooks), never an underscore name: the Gaussian family once imported ``_base._S_COLUMNS``
+    to name S in its messages (``BaseMechanism._s_label`` says it now), the plotting once
+    tested ``isinstance`` against ``metrics._scorers._MechanismScorer``
+    (``is_privacy_scorer`` now), and ``dp`` is a public toolbox whose private-fit engine,
+    used only by the Gaussian mechanisms, lives in ``gaussian/_private_fit.py``.
+    scikit-learn's private names come through ``utils._sklearn_compat``."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path, PACKAGE)
+        assert _private_names_from_other_rooms(path, module) == [], path
 
 
 def test_the_private_import_check_sees_a_private_name(tmp_path):

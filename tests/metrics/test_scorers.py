@@ -214,6 +214,15 @@ def test_scorer_says_what_it_measures(make, measure):
             scorer.measure = "accuracy"
 
 
+def test_the_package_recognises_its_privacy_scorers():
+    from sklearn.metrics import get_scorer
+
+    from sklearn_privacy.metrics._scorers import is_privacy_scorer
+
+    assert is_privacy_scorer(make_leakage_scorer()) and is_privacy_scorer(make_distortion_scorer())
+    assert not any(map(is_privacy_scorer, [get_scorer("accuracy"), "leakage", None]))
+
+
 def test_the_scorer_base_is_abstract():
     from sklearn_privacy.metrics._scorers import _MechanismScorer
 
