@@ -161,3 +161,32 @@ def test_progress_never_changes_the_result(every_step, capsys, solve, kwargs):
     np.testing.assert_array_equal(shown["mapping"], quiet["mapping"])
     for key in ("leakage", "gap", "n_iter", "epsilon", "solver"):
         assert shown[key] == quiet[key] or (np.isnan(shown[key]) and np.isnan(quiet[key]))
+
+
+def test_conic_solve_is_announced_before_it_runs(capsys, monkeypatch):
+    from sklearn_privacy.discrete._convex import _programs
+
+    joint, _ = _hamming_instance(n_y=6)
+    joint = joint / joint.sum()
+    original = _programs._AverageLeakageProgram.solve
+    said_before = []
+
+    def spying_solve(self, budget, solver, options):
+        said_before.append(capsys.readouterr().out)
+        return original(self, budget, solver, options)
+
+    monkeypatch.setattr(_programs._AverageLeakageProgram, "solve", spying_solve)
+    min_average_leakage_mapping(joint, 1 - np.eye(6), 0.2, verbose=1)
+    assert said_before == ["[ConvexPrivacyMapping] solving with CLARABEL (6 x 6 mapping).\n"]
+    assert capsys.readouterr().out == "[ConvexPrivacyMapping] solved with CLARABEL.\n"
+
+
+def test_curve_bar_counts_the_budgets(every_step, capsys):
+    joint, _ = _hamming_instance(n_y=6)
+    joint = joint / joint.sum()
+    leakage_distortion_curve(joint, 1 - np.eye(6), [0.1, 0.2, 0.3], verbose=1)
+    states = _bar_states(capsys.readouterr().err, "leakage-distortion curve (budgets)")
+    # Redrawn at each step, and again around each stage line (tqdm.write).
+    done = [done for done, _, _ in states]
+    assert done == sorted(done) and set(done) == {0, 1, 2, 3}
+    assert {total for _, total, _ in states} == {3}

@@ -81,8 +81,14 @@ default="hamming"
     {max_categories}
     {handle_unknown}
     {verbose}
-        Here ``1`` says which solver ran and why one was abandoned, ``2``
-        also the first-order path's progress (on stdout).
+        Here ``1`` shows live bars on stderr: the first-order iterations
+        against ``max_iter`` with the certified duality gap against ``tol``
+        (redrawn at most four times a second), and for ``leakage="maximum"``
+        the smoothing levels, the line search's level and bracket width and
+        the certificate's bisection; and one line per stage on stdout (which
+        solver starts, which ran, why one was abandoned). ``2`` adds the
+        first-order path's figures every 10 iterations (on stdout).
+        ``solver_options={"verbose": True}`` shows the conic solver's own log.
     {sensitive}
         S is read as categories, one per distinct value (a float S of a few
         values, such as 0.5 and 1.5, is two categories); each of its columns

@@ -18,6 +18,7 @@ from sklearn_privacy.discrete._convex._first_order_loops import (
 )
 from sklearn_privacy.discrete._convex._problem import (
     ConvexSolverError,
+    _bar,
     _check_problem,
     _clean_mapping,
     _expected_distortion,
@@ -252,11 +253,15 @@ max_iter : int, default=20000
     Iteration limit of the first-order path.""",
     "solver_verbose": """\
 verbose : int, default=0
-    Progress of the solver, on stdout: ``0`` silent; ``1`` one line per
-    stage (which solver ran, why one was abandoned, what the first-order
-    path or the line search took); ``2`` also the details of each stage
-    (the first-order path every 10 iterations for average leakage, at each
-    smoothing level for maximum leakage).""",
+    Progress of the solver: ``0`` silent; ``1`` live progress bars on
+    stderr (tqdm) for the long loops (the first-order iterations against
+    ``max_iter`` with the certified gap against ``tol``, the line search's
+    level and bracket width, the curve's budgets) and one line per stage on
+    stdout (which solver starts, which ran, why one was abandoned, what the
+    first-order path or the line search took); ``2`` also the details of
+    each stage on stdout (the first-order path every 10 iterations for
+    average leakage, at each smoothing level for maximum leakage). The
+    conic solvers' own log: ``solver_options={"verbose": True}``.""",
 }
 
 
@@ -377,6 +382,9 @@ def _average_leakage_mapping(
             )
         if program is None:
             program = _AverageLeakageProgram(joint, distortion)
+        _say(
+            verbose, f"solving with {name} ({distortion.shape[0]} x {distortion.shape[1]} mapping)."
+        )
         try:
             Q = _run_conic(program, max_distortion, name, solver_options)
         except ConvexSolverError as exc:
@@ -590,17 +598,22 @@ def leakage_distortion_curve(
         cls = _AverageLeakageProgram if leakage == "average" else _MaxLeakageProgram
         program = cls(_sufficient_joint(joint), distortion)
     fn = _average_leakage_mapping if leakage == "average" else _maximum_leakage_mapping
-    return [
-        fn(
-            joint,
-            distortion,
-            float(b),
-            program=program,
-            solver=solver,
-            solver_options=solver_options,
-            tol=tol,
-            max_iter=20_000,  # the public functions' default
-            verbose=verbose,
-        )
-        for b in np.asarray(budgets, dtype=float).reshape(-1)
-    ]
+    budgets = np.asarray(budgets, dtype=float).reshape(-1)
+    results = []
+    with _bar(verbose, budgets.size, "leakage-distortion curve (budgets)") as bar:
+        for b in budgets:
+            results.append(
+                fn(
+                    joint,
+                    distortion,
+                    float(b),
+                    program=program,
+                    solver=solver,
+                    solver_options=solver_options,
+                    tol=tol,
+                    max_iter=20_000,  # the public functions' default
+                    verbose=verbose,
+                )
+            )
+            bar.update()
+    return results
