@@ -10,7 +10,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from sklearn_privacy.discrete._convex._problem import _TINY, _bar, _entropy_of_s, _postfix, _say
+from sklearn_privacy.discrete._convex._problem import _TINY, _bar, _entropy_of_s, _say, _step
 
 __all__ = ["certified_lower_end", "cut_certificate"]
 
@@ -187,8 +187,7 @@ def certified_lower_end(
             if top - lo <= tol:
                 break
             eps = 0.5 * (lo + top)
-            _postfix(bar, "eps={:.4g}, bracket width {:.2e}, {} LPs", eps, top - lo, n_lp[0])
-            bar.update()
+            _step(bar, "eps={:.4g}, bracket width {:.2e}, {} LPs", eps, top - lo, n_lp[0])
             delta = h_s - eps
             out, pairs = _solve_level(p_y, distortion, budget, delta, cuts, pairs, n_lp)
             certified = (

@@ -224,7 +224,16 @@ def _bar(verbose, total, desc, *, initial=0):
 
 
 def _postfix(bar, template, *args):
-    """Show ``template.format(*args)`` after the bar at its next redraw (not formatted when the
-    bar is disabled)."""
+    """Show ``template.format(*args)`` after the bar at its next redraw (not formatted when
+    the bar is disabled)."""
     if not bar.disable:
         bar.set_postfix_str(template.format(*args), refresh=False)
+
+
+def _step(bar, template, *args):
+    """One step of a loop of a few long steps (a line search): counted, and drawn now with
+    its postfix ``template.format(*args)``, whatever the time since the last redraw."""
+    _postfix(bar, template, *args)
+    bar.update()
+    if not bar.disable:
+        bar.refresh()

@@ -19,9 +19,9 @@ from sklearn_privacy.discrete._convex._problem import (
     _closest_mapping,
     _entropy_of_s,
     _expected_distortion,
-    _postfix,
     _prune_outputs,
     _say,
+    _step,
 )
 from sklearn_privacy.information import max_information_leakage
 
@@ -220,8 +220,7 @@ def _conic_maximum_line_search(
     with _bar(verbose, steps, "maximum leakage: line search over eps") as bar:
         while hi - lo > tol:
             mid = 0.5 * (lo + hi)
-            _postfix(bar, "eps={:.4g}, bracket width {:.2e}", mid, hi - lo)
-            bar.update()
+            _step(bar, "eps={:.4g}, bracket width {:.2e}", mid, hi - lo)
             Q, leak, name = attempt(mid)
             n_steps += 1
             if Q is not None and leak < best:
