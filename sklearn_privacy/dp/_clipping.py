@@ -96,7 +96,8 @@ def clip_to_ball(X, radius, center=None):
     """
     Xc, squares = centred_squares(X, center)
     factor, plain = clip_factors(squares, radius, X.shape[1])
-    out = Xc * factor[:, None]
+    with np.errstate(invalid="ignore", over="ignore"):  # rows not plain are redone below
+        out = Xc * factor[:, None]
     if plain.all():
         return out
     rows = np.flatnonzero(~plain)
