@@ -472,6 +472,8 @@ class PPANTransformer(BaseMechanism):
         self.mapping_ = point["mapping_"]
         if "fresh_leakage_" in point:  # a continuous release only
             self.fresh_leakage_ = point["fresh_leakage_"]
+        elif hasattr(self, "fresh_leakage_"):  # a refit to a finite release
+            del self.fresh_leakage_
         self._warn_unsettled(net)
         self._warn_budget_missed(settings.distortion_scale, X.shape[1])
         self._warn_kept_x(settings.distortion_scale)

@@ -470,6 +470,18 @@ def test_operating_point_survives_float32_rounding(max_epochs):
     assert ppan.leakage_ <= np.log(2)
 
 
+def test_a_refit_to_a_finite_release_drops_the_fresh_estimate():
+    """Before: the continuous fit's fresh_leakage_ stayed on the refitted finite release."""
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 300)
+    X = np.c_[(s + rng.integers(0, 2, 300)) % 3, s]
+    mech = PPANTransformer(sensitive=[1], max_epochs=2, release="gaussian", random_state=0)
+    assert np.isfinite(mech.fit(X).fresh_leakage_)
+    mech.set_params(release="auto").fit(X)
+    assert mech.release_ == "categorical"
+    assert not hasattr(mech, "fresh_leakage_")
+
+
 def test_an_undertrained_adversary_does_not_hide_the_leakage():
     """Before: leakage_ read the co-trained bound clipped at 0, whatever a fresh estimate found."""
     rng = np.random.default_rng(0)
