@@ -1,10 +1,7 @@
 """Greedy pairwise merges: the privacy funnel and the information bottleneck.
 
-:func:`greedy_merge` runs privacy-funnel-makhdoumi2014's Alg. 1 (funnel) or
-Alg. 2 (bottleneck), or their Lagrangian form with ``lam``, on a joint pmf, and
-:func:`greedy_sweep` runs it for many thresholds at once. The pair costs (Prop. 1)
-live in a packed upper triangle, :class:`_MergeState`; docs/design.md ("Greedy
-funnel") has the internals.
+:func:`greedy_merge` runs privacy-funnel-makhdoumi2014's Alg. 1 or 2 (or their Lagrangian form)
+on a joint pmf, :func:`greedy_sweep` many thresholds at once ("Greedy funnel" in design.md).
 """
 
 import mmap

@@ -1,11 +1,7 @@
 """Submodular minimisation and IAC-MDSF (submodular-funnel-ding).
 
-:func:`iac_mdsf` merges, at each iteration, the subset of the current alphabet
-that minimises the Lagrangian after the merge (Alg. 1): a difference of
-submodular functions (:func:`step_functions`, on :class:`EntropicSetFunction`),
-locally minimised by :func:`ds_minimize` (``"ssp"``, with :func:`min_norm_point`
-inside, or ``"mm"``). docs/design.md ("IAC-MDSF", "Submodular funnel") has the
-internals.
+:func:`iac_mdsf` merges, at each iteration, the subset that minimises the Lagrangian (Alg. 1),
+a difference of submodular functions minimised by :func:`ds_minimize` ("IAC-MDSF" in design.md).
 """
 
 import numpy as np

@@ -1,11 +1,7 @@
 """Building blocks of the first-order path: KL projections onto the budget, dual bounds.
 
-The steps the loops of :mod:`._first_order_loops` repeat, on plain arrays
-(numpy only, no problem checks): :func:`budget_projection` and
-:func:`dual_bound` for any distortion matrix, and their twins through the
-levels of ``d`` (:class:`DistortionLevels`, :func:`project_levels`,
-:func:`dual_bound_levels`, :func:`mirror_step_levels`) on factored iterates
-(``docs/design.md``, "Convex mapping at scale").
+The steps the loops of :mod:`._first_order_loops` repeat, on plain arrays, for any distortion
+matrix and through the levels of ``d`` (:class:`DistortionLevels`) on factored iterates.
 """
 
 import numpy as np

@@ -1,11 +1,7 @@
 """The conic path of the convex mapping: cvxpy programs, the solver chain, Thm. 2's line search.
 
-The programs of Thm. 1 (:class:`_AverageLeakageProgram`, exponential cones)
-and of Thm. 2 at one level (:class:`_MaxLeakageProgram`), each built once
-with a :class:`cvxpy.Parameter` so that a sweep re-solves without rebuilding;
-the order solvers are tried in (:func:`_solver_chain`, :func:`_run_conic`);
-the bisection over ``eps`` (:func:`_conic_maximum_line_search`); and the
-``eps = 0`` linear program (:func:`_independent_release_mapping`).
+The programs of Thm. 1 and of Thm. 2 at one level are built once with a ``cvxpy.Parameter``,
+so that a sweep re-solves without rebuilding.
 """
 
 import warnings

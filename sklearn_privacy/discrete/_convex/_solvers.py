@@ -1,10 +1,6 @@
-"""The public convex solvers of privacy-statistical-inference-calmon2012.
+"""The public convex solvers of privacy-statistical-inference-calmon2012 (Thm. 1 and 2).
 
-:func:`min_average_leakage_mapping` (Thm. 1), :func:`min_maximum_leakage_mapping`
-(Thm. 2), :func:`leakage_distortion_curve`, :func:`min_achievable_distortion` and
-their result type :class:`ConvexMappingResult` (:class:`ConvexSolverError` comes
-from ``_problem.py``); the programs and the layers of ``_convex/`` are described in
-docs/design.md.
+The layers of ``_convex/``: "Convex solvers by layer" in ``docs/design.md``.
 """
 
 import time
