@@ -1,9 +1,7 @@
 """Alphabet encoding shared by every discrete mechanism.
 
-:class:`CategoricalAlphabet` numbers the distinct rows of one or several
-categorical columns (one joint alphabet); :func:`empirical_joint` estimates
-``P(S, X)`` from the symbols of S and X. ``discrete/_categorical.py`` fits both
-for the mechanisms.
+:class:`CategoricalAlphabet` numbers the distinct rows of categorical columns (one joint
+alphabet); :func:`empirical_joint` estimates ``P(S, X)`` from the symbols.
 """
 
 from numbers import Integral

@@ -1,9 +1,6 @@
-"""What the mechanisms that merge a categorical alphabet share.
+"""What the mechanisms that merge a categorical alphabet share: :class:`_MergeMechanism`.
 
-:class:`_MergeMechanism` is the base of
-:class:`~sklearn_privacy.discrete.PrivacyFunnelTransformer` and
-:class:`~sklearn_privacy.discrete.SubmodularFunnel`, which differ only in how
-they choose the merges (the abstract :meth:`_MergeMechanism._merge`).
+Its subclasses differ only in how they choose the merges (the abstract ``_merge``).
 """
 
 from abc import abstractmethod

@@ -1,9 +1,7 @@
 """The first-order path of the convex mapping: the mirror-descent loops for large alphabets.
 
-:func:`first_order_average` (Thm. 1, accelerated mirror descent with a
-duality-gap certificate) and :func:`first_order_maximum` (Thm. 2, a smoothed
-maximum with a certified bracket); the steps they repeat are in
-:mod:`._first_order`, the working set in :mod:`._working_set`.
+:func:`first_order_average` (Thm. 1, with a duality-gap certificate) and
+:func:`first_order_maximum` (Thm. 2, a smoothed maximum with a certified bracket).
 """
 
 import time

@@ -1,9 +1,7 @@
 """Thm. 2 on large alphabets: a certified lower end from cuts and small linear programs.
 
-:func:`cut_certificate` (the exact weak-duality bound of the linearised
-constraints (32) at a level ``eps``) and :func:`certified_lower_end` (its
-bisection over ``eps``, the cut weights from a small linear program at each
-level); the derivation is in ``docs/design.md``.
+:func:`cut_certificate` at one level ``eps`` and :func:`certified_lower_end`, its bisection
+(the derivation is in ``docs/design.md``).
 """
 
 import numpy as np

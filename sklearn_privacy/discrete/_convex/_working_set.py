@@ -1,9 +1,6 @@
 """The working set of the first-order path: the mirror iterate on the entries that matter.
 
-:class:`WorkingSet` (the average-leakage steps on the entries within
-``MARGIN`` of their row's largest, flat arrays sorted by row) and
-:func:`entries_near_row_max` (the full pass that chooses them); why and how
-much it saves is in ``docs/design.md`` (issue 26).
+:class:`WorkingSet` and :func:`entries_near_row_max`; why and how much it saves: design.md.
 """
 
 import numpy as np
