@@ -48,7 +48,14 @@ __all__ = ["first_order_average", "first_order_maximum", "max_leakage_certificat
 
 
 def first_order_average(
-    joint, distortion, budget, *, verbose=0, desc="first-order, average leakage", **kwargs
+    joint,
+    distortion,
+    budget,
+    *,
+    max_iter=20_000,
+    verbose=0,
+    desc="first-order, average leakage",
+    **kwargs,
 ):
     """:func:`_first_order_average_loop` with one BLAS thread: ``(Q, objective, gap, n_iter)``.
 
@@ -59,10 +66,10 @@ def first_order_average(
     # thread only adds synchronisation, up to 20 times slower on a loaded machine.
     with (
         threadpool_limits(limits=1, user_api="blas"),
-        _bar(verbose, kwargs.get("max_iter", 20_000), desc) as bar,
+        _bar(verbose, max_iter, desc) as bar,
     ):
         return _first_order_average_loop(
-            joint, distortion, budget, verbose=verbose, bar=bar, **kwargs
+            joint, distortion, budget, max_iter=max_iter, verbose=verbose, bar=bar, **kwargs
         )
 
 
@@ -209,9 +216,7 @@ def _first_order_average_loop(
             if ws is not None:
                 x *= c
                 c, ws, z_e = 1.0, None, None
-                np.copyto(z, x)
-            else:
-                np.copyto(z, x)
+            np.copyto(z, x)
             theta, J_z = 1.0, J_x.copy()
             np.log(np.maximum(x, _TINY, out=base), out=base)
             lam_total = 0.0

@@ -137,11 +137,11 @@ def _clean_mapping(Q, p_y, distortion, budget):
     if empty.any():
         Q[empty] = 1.0 / Q.shape[1]
     if budget is not None:
-        expected = float(p_y @ (Q * distortion).sum(axis=1))
+        expected = _expected_distortion(Q, p_y, distortion)
         if expected > budget:
             closest = np.argmin(distortion, axis=1)
             rows = np.arange(Q.shape[0])
-            least = float(p_y @ (_closest_mapping(distortion) * distortion).sum(axis=1))
+            least = float(p_y @ distortion[rows, closest])  # that of _closest_mapping
             t = min(1.0, (expected - budget) / max(expected - least, _TINY) * (1 + 1e-12))
             Q *= 1 - t
             Q[rows, closest] += t

@@ -37,6 +37,9 @@ from sklearn_privacy.utils import NONNEGATIVE, POSITIVE, POSITIVE_INTEGER
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
+# Default first-order iterations of the public functions (the curve uses it for every budget).
+_MAX_ITER = 20_000
+
 __all__ = [
     "ConvexMappingResult",
     "ConvexSolverError",
@@ -271,7 +274,7 @@ def min_average_leakage_mapping(
     solver="auto",
     solver_options=None,
     tol=1e-7,
-    max_iter=20_000,
+    max_iter=_MAX_ITER,
     verbose=0,
 ):
     """Mapping ``P(U | Y)`` of least average leakage ``I(S; U)`` under a distortion budget.
@@ -407,7 +410,7 @@ def min_maximum_leakage_mapping(
     solver="auto",
     solver_options=None,
     tol=1e-7,
-    max_iter=20_000,
+    max_iter=_MAX_ITER,
     verbose=0,
 ):
     """Mapping ``P(U | Y)`` of least maximum leakage under a distortion budget.
@@ -607,7 +610,7 @@ def leakage_distortion_curve(
                     solver=solver,
                     solver_options=solver_options,
                     tol=tol,
-                    max_iter=20_000,  # the public functions' default
+                    max_iter=_MAX_ITER,
                     verbose=verbose,
                 )
             )
