@@ -34,8 +34,12 @@ def _module_name(path, package):
     return ".".join(parts)
 
 
-def _imports(path, module):
-    """Dotted names of the package's modules that ``path`` imports."""
+def _imports(path, module, modules=()):
+    """Dotted names of the package's modules that ``path`` imports.
+
+    ``from package import name`` counts as an import of ``package.name`` when that is one of
+    ``modules`` (a submodule), of ``package`` otherwise.
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out = set()
     for node in ast.walk(tree):
@@ -47,7 +51,9 @@ def _imports(path, module):
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module or ""
-            out.add(name)
+            for alias in node.names:
+                submodule = f"{name}.{alias.name}"
+                out.add(submodule if submodule in modules else name)
         elif (
             isinstance(node, ast.Call)
             and getattr(node.func, "id", getattr(node.func, "attr", None))
@@ -298,6 +304,102 @@ def test_the_private_import_check_sees_a_private_name(tmp_path):
     ]
 
 
+def module_graph(package=PACKAGE):
+    """Each module of the package with the package's modules it imports (function-level
+    imports included; a package stands for its ``__init__``)."""
+    paths = {_module_name(path, package): path for path in sorted(package.rglob("*.py"))}
+    return {
+        module: _imports(path, module, paths) & set(paths) - {module}
+        for module, path in paths.items()
+    }
+
+
+def find_cycle(graph):
+    """One import cycle of ``graph`` as a list of modules (first == last), or ``[]``."""
+    state = {}  # 1: on the current path, 2: done (no cycle through it)
+    path = []
+
+    def visit(node):
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                return path[path.index(target) :] + [target]
+            if target not in state and (cycle := visit(target)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return []
+
+
+def test_modules_form_a_dag():
+    """No circle at any scale: rooms form a DAG, and so do the modules inside a room (``utils``
+    had one: ``_encoding`` imported ``_validation``, which imported ``is_continuous`` back
+    inside a function)."""
+    graph = module_graph()
+    assert len(graph) >= 80
+    assert find_cycle(graph) == []
+
+
+def test_the_module_check_catches_a_planted_cycle(tmp_path):
+    """A cycle closed by a function-level import, a relative import and ``from package import
+    module`` is found; the same modules without the closing import are a DAG."""
+    room = tmp_path / "sklearn_privacy" / "utils"
+    room.mkdir(parents=True)
+    (tmp_path / "sklearn_privacy" / "__init__.py").write_text("")
+    (room / "__init__.py").write_text("from sklearn_privacy.utils._b import g\n")
+    (room / "_a.py").write_text("from ._b import g\n")
+    (room / "_b.py").write_text("def g():\n    from sklearn_privacy.utils import _c\n")
+    (room / "_c.py").write_text("def h():\n    from sklearn_privacy.utils._a import f\n")
+    graph = module_graph(tmp_path / "sklearn_privacy")
+    assert graph["sklearn_privacy.utils._b"] == {"sklearn_privacy.utils._c"}
+    assert find_cycle(graph) == [  # entered from the package's __init__, which imports _b
+        "sklearn_privacy.utils._b",
+        "sklearn_privacy.utils._c",
+        "sklearn_privacy.utils._a",
+        "sklearn_privacy.utils._b",
+    ]
+    (room / "_c.py").write_text("def h():\n    return 1\n")
+    assert find_cycle(module_graph(tmp_path / "sklearn_privacy")) == []
+
+
+def _code_lines(node, lines):
+    """Lines of a function that hold code: no docstring, blank or comment-only lines."""
+    body = node.body
+    docstring = set()
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        docstring = set(range(body[0].lineno, body[0].end_lineno + 1))
+    return sum(
+        1
+        for i in range(node.lineno, node.end_lineno + 1)
+        if i not in docstring and lines[i - 1].strip() and not lines[i - 1].strip().startswith("#")
+    )
+
+
+def longest_functions(package=PACKAGE, n=6):
+    """The ``n`` longest functions of the package: ``(code lines, module, name)``."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                found.append((_code_lines(node, lines), _module_name(path, package), node.name))
+    return sorted(found, reverse=True)[:n]
+
+
+def _class_lines(path, name):
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return node.end_lineno - node.lineno + 1
+    return 0
+
+
 if __name__ == "__main__":
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else PACKAGE
     lines, edges, floors = house(root)
@@ -305,3 +407,18 @@ if __name__ == "__main__":
     for room in sorted(lines, key=lambda r: (floors[r], r)):
         below = ", ".join(sorted(edges.get(room, ())))
         print(f"  floor {floors[room]}  {room:16s} {lines[room]:6d} lines  imports: {below}")
+    graph = module_graph(root)
+    arrows = sum(len(targets) for targets in edges.values())
+    print(
+        f"{arrows} arrows between rooms; {len(graph)} modules, "
+        f"{sum(len(t) for t in graph.values())} arrows between modules, "
+        f"cycle: {' -> '.join(find_cycle(graph)) or 'none'}"
+    )
+    base = root / "_base.py"
+    print(
+        f"_base.py {len(base.read_text(encoding='utf-8').splitlines())} lines, "
+        f"class BaseMechanism {_class_lines(base, 'BaseMechanism')} lines"
+    )
+    print("longest functions (code lines):")
+    for n_lines, module, name in longest_functions(root):
+        print(f"  {n_lines:4d}  {module}.{name}")

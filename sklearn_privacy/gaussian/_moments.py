@@ -11,7 +11,7 @@ from sklearn_privacy.dp._clipping import row_norms_safe
 from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
 from sklearn_privacy.gaussian._private_fit import RowStatistics, check_n_units
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
-from sklearn_privacy.utils._encoding import is_continuous
+from sklearn_privacy.utils import is_continuous
 from sklearn_privacy.utils._validation import as_2d, check_sensitive, relative_weights
 
 __all__ = [

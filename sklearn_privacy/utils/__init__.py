@@ -13,14 +13,18 @@ from sklearn_privacy.utils._constraints import (
 from sklearn_privacy.utils._encoding import (
     declared_design_matrix,
     encode_sensitive,
-    is_continuous,
     sensitive_design_matrix,
 )
 from sklearn_privacy.utils._knob import TradeoffKnob
 from sklearn_privacy.utils._matrices import check_psd_matrix
 from sklearn_privacy.utils._progress import progress
 from sklearn_privacy.utils._random import check_generator, check_seed_sequence
-from sklearn_privacy.utils._validation import as_2d, check_categorical_values, check_sensitive
+from sklearn_privacy.utils._validation import (
+    as_2d,
+    check_categorical_values,
+    check_sensitive,
+    is_continuous,
+)
 
 __all__ = [
     "CORRELATION",

@@ -7,53 +7,13 @@ models: read off the rows or declared (:func:`declared_design_matrix`, for a pri
 import numpy as np
 
 from sklearn_privacy.utils._symbols import RowIndex, encode_rows
-from sklearn_privacy.utils._validation import as_2d
+from sklearn_privacy.utils._validation import as_2d, is_continuous
 
 __all__ = [
     "declared_design_matrix",
     "encode_sensitive",
-    "is_continuous",
     "sensitive_design_matrix",
 ]
-
-
-def is_continuous(values):
-    """Whether a variable is continuous: floats that are not all integers.
-
-    Labels, integers and integer-valued floats are discrete (as
-    :func:`sklearn.utils.multiclass.type_of_target` reads them).
-
-    Parameters
-    ----------
-    values : array-like
-        Values of the variable; NaN and infinite float cells are ignored.
-
-    Returns
-    -------
-    bool
-        True when ``values`` is a float (or complex) array with at least one
-        finite non-integer value.
-
-    See Also
-    --------
-    encode_sensitive : Codes of a discrete variable.
-    sensitive_design_matrix : How a continuous or discrete S enters Gaussian models.
-
-    Examples
-    --------
-    >>> from sklearn_privacy.utils import is_continuous
-    >>> is_continuous([0.5, 1.0, 2.0])
-    True
-    >>> is_continuous([0.0, 1.0, 2.0])
-    False
-    >>> is_continuous(["a", "b"])
-    False
-    """
-    values = np.asarray(values)
-    if values.dtype.kind not in "fc":
-        return False
-    finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
-    return bool(np.any(finite != np.round(finite)))
 
 
 def encode_sensitive(values, name="sensitive"):

@@ -6,7 +6,7 @@ from numbers import Number, Real
 import numpy as np
 import pandas as pd
 
-__all__ = ["as_2d", "check_categorical_values", "check_sensitive"]
+__all__ = ["as_2d", "check_categorical_values", "check_sensitive", "is_continuous"]
 
 
 def check_categorical_values(X, *, name="X", feature_names=None):
@@ -354,6 +354,45 @@ MAX_READ_CATEGORIES = 200
 BIN_EXAMPLES = "e.g. KBinsDiscretizer(encode='ordinal') or pandas.cut"
 
 
+def is_continuous(values):
+    """Whether a variable is continuous: floats that are not all integers.
+
+    Labels, integers and integer-valued floats are discrete (as
+    :func:`sklearn.utils.multiclass.type_of_target` reads them).
+
+    Parameters
+    ----------
+    values : array-like
+        Values of the variable; NaN and infinite float cells are ignored.
+
+    Returns
+    -------
+    bool
+        True when ``values`` is a float (or complex) array with at least one
+        finite non-integer value.
+
+    See Also
+    --------
+    encode_sensitive : Codes of a discrete variable.
+    sensitive_design_matrix : How a continuous or discrete S enters Gaussian models.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.utils import is_continuous
+    >>> is_continuous([0.5, 1.0, 2.0])
+    True
+    >>> is_continuous([0.0, 1.0, 2.0])
+    False
+    >>> is_continuous(["a", "b"])
+    False
+    """
+    values = np.asarray(values)
+    if values.dtype.kind not in "fc":
+        return False
+    finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
+    return bool(np.any(finite != np.round(finite)))
+
+
 def as_numbers(values):
     """An object array whose cells are all real numbers, as floats; other arrays unchanged.
 
@@ -439,9 +478,6 @@ def check_category_counts(
             who = f"column {k} of {name}"
         else:
             who = name
-        # _encoding imports this module; the definition of a continuous variable lives there
-        from sklearn_privacy.utils._encoding import is_continuous
-
         kind = ""
         if is_continuous(column):
             kind = " (floats that are not all integers)"
