@@ -14,7 +14,8 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from sklearn_privacy.exceptions import PrivacyLeakWarning, warn_user
+from sklearn_privacy.exceptions import PrivacyLeakWarning
+from sklearn_privacy.utils import warn_user
 from sklearn_privacy.utils._dask import (
     count_distinct_rows,
     head_rows,

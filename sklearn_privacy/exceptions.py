@@ -1,100 +1,10 @@
-"""Warnings and errors of sklearn_privacy."""
+"""Warnings and errors of sklearn_privacy.
 
-import importlib.util
-import os
-import sys
-import warnings
+The package raises its warnings through ``sklearn_privacy.utils.warn_user`` (the caller's
+line, once per cause across a search).
+"""
 
 __all__ = ["DegenerateReleaseWarning", "PrivacyLeakWarning", "PrivateFitWarning"]
-
-# The folders of the libraries whose frames a warning skips: this package's own, and
-# scikit-learn's and joblib's found without importing them (this module imports nothing).
-_LIBRARIES = tuple(
-    os.path.dirname(origin) + os.sep
-    for origin in [
-        os.path.abspath(os.path.join(os.path.dirname(__file__), "__init__.py")),
-        *(
-            getattr(importlib.util.find_spec(name), "origin", None)
-            for name in ("sklearn", "joblib")
-        ),
-    ]
-    if origin
-)
-
-
-def user_stacklevel():
-    """``stacklevel`` of the first frame outside scikit-learn, joblib and this library.
-
-    A warning raised inside ``fit`` then points at the user's line, however many
-    frames (``_fit_context``, a Pipeline, a search) stand between.
-    """
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-# (text, category, where, filters) of the warnings shown under "default", "module" or "once"
-_SHOWN = set()
-
-
-def warn_user(message, category):
-    """Warn at the user's line, once per line and text under the default filter.
-
-    Python's ``"default"`` action shows a warning once per location, until
-    the filters change. scikit-learn's ``Parallel`` (``cross_validate``,
-    ``GridSearchCV``) re-installs the caller's filters around every task,
-    which resets that memory: a warning of ``fit`` would show once per fold
-    and setting. This remembers what was shown under the same filters (by
-    their content, which every task copies), so that the ``"default"``,
-    ``"module"`` and ``"once"`` actions mean what they say across a search;
-    ``"always"`` and ``"error"`` behave as usual. Every warning that a fit
-    emits goes through here, with a text that does not vary per fit.
-    """
-    frame, level = sys._getframe(), 1  # stacklevel 1 is this frame, which calls warn
-    while frame is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
-        frame, level = frame.f_back, level + 1
-    if frame is not None:
-        text, lineno = str(message), frame.f_lineno
-        module = frame.f_globals.get("__name__", "<string>")
-        action = _action(text, category, module, lineno)
-        where = {"default": (frame.f_code.co_filename, lineno), "module": (module,), "once": ()}
-        if action in where:
-            key = (text, category, where[action], _filters_content())
-            if key in _SHOWN:
-                return
-            _SHOWN.add(key)
-    warnings.warn(message, category, stacklevel=level)
-
-
-def _action(text, category, module, lineno):
-    """The action of the first filter matching a warning (as ``warnings.warn_explicit``)."""
-    for action, msg, cat, mod, ln in warnings.filters:
-        if (
-            _matches(msg, text)
-            and issubclass(category, cat)
-            and _matches(mod, module)
-            and (ln == 0 or lineno == ln)
-        ):
-            return action
-    return warnings.defaultaction
-
-
-def _matches(pattern, value):
-    # a filter holds None, a compiled pattern, or (Python's own filters) a plain string
-    if pattern is None:
-        return True
-    return pattern == value if isinstance(pattern, str) else bool(pattern.match(value))
-
-
-def _filters_content():
-    """The filters as a hashable value that a re-installed copy shares (patterns by text)."""
-
-    def text(pattern):
-        return pattern if pattern is None or isinstance(pattern, str) else pattern.pattern
-
-    filters = ((a, text(msg), cat, text(mod), ln) for a, msg, cat, mod, ln in warnings.filters)
-    return tuple(dict.fromkeys(filters))
 
 
 class PrivacyLeakWarning(UserWarning):

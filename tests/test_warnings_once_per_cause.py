@@ -1,7 +1,7 @@
 """A cross-validated sweep shows each warning cause once under the default filter (issue 27).
 
 Every warning a mechanism emits per fit has a text that does not vary per fit (the
-numbers are fitted attributes), and goes through ``exceptions.warn_user``, which keeps
+numbers are fitted attributes), and goes through ``utils.warn_user``, which keeps
 Python's "default" action (once per line of the caller) across the tasks of
 scikit-learn's ``Parallel``: those re-install the filters around every fold, which
 resets Python's own memory of what it showed. Before, a 5x4-fold study over 9 budgets of
@@ -30,8 +30,8 @@ from sklearn_privacy.exceptions import (
     DegenerateReleaseWarning,
     PrivacyLeakWarning,
     PrivateFitWarning,
-    warn_user,
 )
+from sklearn_privacy.utils import warn_user
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 
@@ -165,3 +165,23 @@ def test_warn_user_keeps_the_meaning_of_each_action():
         warnings.filterwarnings("ignore", message="a cause")
         emit(2)
     assert not caught
+
+
+def test_warn_user_reads_the_filters_the_running_python_defines(monkeypatch):
+    """Python 3.14's concurrent-safe warnings keep the filters in a context variable that
+    ``warnings.filters`` does not show; ``warnings._get_filters()`` reads them where it exists
+    (as scikit-learn's ``Parallel`` does). A stand-in that says "ignore" while the global list
+    says "always" decides the action, and the memory is keyed by what it returns."""
+    from sklearn_privacy.utils import _warnings
+
+    context = [("ignore", None, Warning, None, 0)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        monkeypatch.setattr(warnings, "_get_filters", lambda: context, raising=False)
+        assert _warnings._current_filters() is context
+        assert _warnings._action(context, "a cause", UserWarning, __name__, 1) == "ignore"
+        # "default" in the context's filters: shown once, remembered under the context's content
+        context[:] = [("default", None, Warning, None, 0)]
+        for _ in range(3):
+            warn_user("a context cause", UserWarning)
+    assert len(caught) == 1

@@ -1,7 +1,7 @@
 """Every warning the library raises points at the caller's line, not at scikit-learn's.
 
 Hand-counted ``stacklevel`` values missed the ``_fit_context`` frame (warnings
-pointed at ``sklearn/base.py:1403``); ``exceptions.user_stacklevel`` walks past
+pointed at ``sklearn/base.py:1403``); ``utils.user_stacklevel`` walks past
 every frame of scikit-learn, joblib and this library.
 """
 

@@ -8,8 +8,8 @@ import torch
 from sklearn.exceptions import ConvergenceWarning
 from skorch.utils import to_tensor
 
-from sklearn_privacy.exceptions import warn_user
 from sklearn_privacy.information import gaussian_mutual_information, mutual_information
+from sklearn_privacy.utils import warn_user
 
 __all__ = ["fresh_leakage", "operating_point", "warn_dead_adversary"]
 

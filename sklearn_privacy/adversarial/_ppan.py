@@ -21,8 +21,8 @@ from sklearn_privacy.adversarial._inputs import (
     sensitive_is_discrete,
 )
 from sklearn_privacy.adversarial._settings import PPANSettings
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
-from sklearn_privacy.utils import TradeoffKnob, is_continuous
+from sklearn_privacy.exceptions import DegenerateReleaseWarning
+from sklearn_privacy.utils import TradeoffKnob, is_continuous, warn_user
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._symbols import CategoricalSampler

@@ -10,9 +10,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy.discrete._categorical import _CategoricalMechanism
 from sklearn_privacy.discrete._greedy import OBJECTIVES
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
+from sklearn_privacy.exceptions import DegenerateReleaseWarning
 from sklearn_privacy.information import entropy, mutual_information
-from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils import TradeoffKnob, warn_user
 from sklearn_privacy.utils._sklearn_compat import StrOptions, _check_feature_names_in
 from sklearn_privacy.utils._symbols import CategoricalSampler
 

@@ -15,7 +15,7 @@ from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._grid_noise import grid_sensitivity
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
-from sklearn_privacy.exceptions import PrivateFitWarning, warn_user
+from sklearn_privacy.exceptions import PrivateFitWarning
 from sklearn_privacy.gaussian._moments import (
     ArrayFitRows,
     DaskFitRows,
@@ -28,7 +28,12 @@ from sklearn_privacy.gaussian._private_fit import (
     _FIT_SHARES,
     private_mean_covariance_from_statistics,
 )
-from sklearn_privacy.utils import declared_design_matrix, is_continuous, sensitive_design_matrix
+from sklearn_privacy.utils import (
+    declared_design_matrix,
+    is_continuous,
+    sensitive_design_matrix,
+    warn_user,
+)
 from sklearn_privacy.utils._dask import reduce_partitions
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._validation import (

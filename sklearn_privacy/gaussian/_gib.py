@@ -9,11 +9,7 @@ from sklearn_privacy._base import BaseMechanism, sensitive_positions
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._clipping import clipped_product
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
-from sklearn_privacy.exceptions import (
-    DegenerateReleaseWarning,
-    PrivateFitWarning,
-    warn_user,
-)
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
 from sklearn_privacy.gaussian._base import FIT_DATA_CONSTRAINTS, _GaussianMechanism
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._solvers import (
@@ -22,7 +18,7 @@ from sklearn_privacy.gaussian._solvers import (
     gaussian_privacy_funnel,
 )
 from sklearn_privacy.information import gaussian_channel_rate
-from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils import TradeoffKnob, warn_user
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import (
     Interval,

@@ -10,7 +10,6 @@ import pandas as pd
 from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information._discrete import (
     encode_symbols,
     entropy,
@@ -29,7 +28,7 @@ from sklearn_privacy.information._panel import (
     LeakageEstimate,
     panel_estimate,
 )
-from sklearn_privacy.utils import as_2d, is_continuous
+from sklearn_privacy.utils import as_2d, is_continuous, user_stacklevel
 from sklearn_privacy.utils._validation import check_sensitive
 
 __all__ = ["ESTIMATORS", "check_pair", "estimate_leakage", "is_discrete"]

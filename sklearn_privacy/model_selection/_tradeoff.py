@@ -13,7 +13,7 @@ from sklearn.utils import Bunch
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import indexable
 
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.utils import user_stacklevel
 from sklearn_privacy.utils._sklearn_compat import (
     HasMethods,
     StrOptions,

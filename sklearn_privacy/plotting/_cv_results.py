@@ -9,7 +9,7 @@ from numbers import Real
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.utils import user_stacklevel
 
 # Axis labels of the scorer keys and kinds that the library knows; any other key
 # labels its axis as it is.

@@ -1,4 +1,4 @@
-"""Shared helpers: random streams, validation, trade-off knobs, progress bars."""
+"""Shared helpers: random streams, validation, trade-off knobs, progress bars, warnings."""
 
 from sklearn_privacy.utils._constraints import (
     CORRELATION,
@@ -25,6 +25,7 @@ from sklearn_privacy.utils._validation import (
     check_sensitive,
     is_continuous,
 )
+from sklearn_privacy.utils._warnings import user_stacklevel, warn_user
 
 __all__ = [
     "CORRELATION",
@@ -47,4 +48,6 @@ __all__ = [
     "is_continuous",
     "progress",
     "sensitive_design_matrix",
+    "user_stacklevel",
+    "warn_user",
 ]

@@ -11,9 +11,9 @@ from sklearn_privacy.discrete._convex._solvers import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, warn_user
+from sklearn_privacy.exceptions import DegenerateReleaseWarning
 from sklearn_privacy.information import entropy, mutual_information
-from sklearn_privacy.utils import TradeoffKnob
+from sklearn_privacy.utils import TradeoffKnob, warn_user
 from sklearn_privacy.utils._distortion import DISTORTIONS, distortion_matrix
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
