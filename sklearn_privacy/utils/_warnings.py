@@ -32,6 +32,27 @@ def user_stacklevel():
 
     A warning raised inside ``fit`` then points at the user's line, however many
     frames (``_fit_context``, a Pipeline, a search) stand between.
+
+    Returns
+    -------
+    int
+        The ``stacklevel`` to pass to :func:`warnings.warn` from the caller.
+
+    See Also
+    --------
+    warn_user : Warns at that level, once per cause across a search.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from sklearn_privacy.utils import user_stacklevel
+    >>> def helper():
+    ...     warnings.warn("a cause", UserWarning, stacklevel=user_stacklevel())
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     helper()
+    >>> caught[0].lineno > 0
+    True
     """
     frame, level = sys._getframe(1), 1
     while frame is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
@@ -55,6 +76,28 @@ def warn_user(message, category):
     ``"module"`` and ``"once"`` actions mean what they say across a search;
     ``"always"`` and ``"error"`` behave as usual. Every warning that a fit
     emits goes through here, with a text that does not vary per fit.
+
+    Parameters
+    ----------
+    message : str
+        The warning's text: its cause and remedy, without this fit's numbers.
+    category : type
+        A subclass of :class:`Warning`.
+
+    See Also
+    --------
+    user_stacklevel : The level of the user's line, for a plain :func:`warnings.warn`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from sklearn_privacy.utils import warn_user
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("default")
+    ...     for _ in range(3):
+    ...         warn_user("a cause, and its remedy", UserWarning)
+    >>> len(caught)
+    1
     """
     frame, level = sys._getframe(), 1  # stacklevel 1 is this frame, which calls warn
     while frame is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
