@@ -228,8 +228,9 @@ def test_the_ground_floor_calls_no_mechanism_hook():
     """``utils`` knows no mechanism: it calls none of their private hooks (``_release``,
     ``_split_for_release``, ``_release_seeds``...) and reads no ledger (``accountant_``),
     not even by duck typing (``hasattr(m, "_record_release")``). What a mechanism does with
-    a dask collection is a method of the base (``BaseMechanism._release_dask``), which a
-    family specialises through a declared hook (``_start_lazy_release``)."""
+    a dask collection stands above the ground floor (``_lazy.dask_release``, which
+    ``BaseMechanism.transform`` calls), and a family specialises it through a declared hook
+    (``_start_lazy_release``)."""
     hooks = _mechanism_hooks() | {"accountant_"}
     assert {"_release", "_split_for_release", "_release_seeds", "_record_release"} <= hooks
     for room in sorted(GROUND):

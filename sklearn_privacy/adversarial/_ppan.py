@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_privacy._base import BaseMechanism, sensitive_positions
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._sensitive import sensitive_positions
 from sklearn_privacy.adversarial._inputs import (
     PPANInputs,
     code_label_columns,

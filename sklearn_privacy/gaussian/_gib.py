@@ -5,7 +5,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_privacy._base import BaseMechanism, sensitive_positions
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._sensitive import sensitive_positions
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._clipping import clipped_product
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
@@ -255,7 +256,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         """Positions, inside the released columns, of the ``relevance`` columns.
 
         ``relevance`` names columns of ``X`` as ``sensitive`` does, resolved by
-        the same resolver (:func:`~sklearn_privacy._base.sensitive_positions`).
+        the same resolver (:func:`~sklearn_privacy._sensitive.sensitive_positions`).
         """
         if self.relevance is None:
             return np.array([], dtype=int)

@@ -11,7 +11,8 @@ import numpy as np
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from sklearn_privacy._base import BaseMechanism, routing_advice
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._sensitive import routing_advice
 from sklearn_privacy.information import encode_symbols, mutual_information
 from sklearn_privacy.information._sample_estimators import ESTIMATORS
 from sklearn_privacy.metrics._leakage import adversary_accuracy_score, leakage_score
