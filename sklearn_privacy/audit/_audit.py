@@ -115,7 +115,7 @@ def audit_from_statistics(
     ...     rng.normal(0.0, 1.0, 20000), rng.normal(1.0, 1.0, 20000), delta=1e-5,
     ...     claimed_mu=1.0, random_state=0)
     >>> round(result.mu_lower, 2), result.violated
-    (0.95, False)
+    (0.94, False)
     """
     features = _as_features(statistics, "statistics")
     neighbour_features = _as_features(neighbour_statistics, "neighbour_statistics")

@@ -61,7 +61,7 @@ class AuditDisplay:
     ...                                delta=1e-5, claimed_epsilon=1.0, random_state=0)
     >>> display = AuditDisplay.from_audit(result)
     >>> [t.get_text() for t in display.ax_.get_legend().get_texts()][:2]
-    ['mechanism (epsilon >= 2.62)', 'allowed by (1, 1e-05)-DP']
+    ['mechanism (epsilon >= 3.21)', 'allowed by (1, 1e-05)-DP']
     >>> plt.close("all")
     """
 
@@ -121,7 +121,7 @@ class AuditDisplay:
         >>> display = AuditDisplay(fpr=[0, 0.2, 1], tpr=[0, 0.7, 1], epsilon=1.0, delta=0.0)
         >>> display = display.plot()
         >>> display.ax_.get_xlabel()
-        'false positive rate (D taken for D\\')'
+        "false positive rate (D taken for D')"
         >>> plt.close("all")
         """
         check_matplotlib_support(f"{type(self).__name__}.plot")
@@ -258,7 +258,7 @@ class AuditDisplay:
         >>> from sklearn_privacy.audit import AuditDisplay
         >>> from sklearn_privacy.gaussian import L2CompressionDP
         >>> X = np.random.default_rng(0).normal(size=(100, 2))
-        >>> mech = L2CompressionDP(epsilon=3.0, clip_radius=3.0, fit_data="public")
+        >>> mech = L2CompressionDP(epsilon=8.0, clip_radius=3.0, fit_data="public")
         >>> display = AuditDisplay.from_estimator(mech, X, n_trials=100, random_state=0)
         >>> display.result_.n_trials
         100

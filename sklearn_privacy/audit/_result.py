@@ -80,7 +80,7 @@ class AuditResult:
     ...     rng.normal(size=4000), rng.normal(1.0, size=4000), delta=1e-5,
     ...     claimed_epsilon=1.0, random_state=0)
     >>> result.violated, round(result.mu_lower, 2)
-    (True, 0.9)
+    (True, 0.89)
     """
 
     kind: str
