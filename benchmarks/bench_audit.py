@@ -7,7 +7,8 @@
    epsilon and mu, and whether any audit refutes the claim.
 2. The cost of an audit of 2000 trials of a private ``L2CompressionDP`` fit of 1000 x 5, with
    1 and 2 workers: wall and CPU seconds (this process and its worker processes), against the
-   baseline of the same fits and releases in a plain loop (per fit, from 500 fits).
+   baseline of the same fits and releases in a plain loop (per fit, from 500 fits). CPU is
+   read with psutil (installed with the dask extra's ``distributed``).
 
 Writes ``results/audit_runs.csv``, ``results/audit_cost.csv`` and ``results/audit.png``.
 Run from the repository root: ``python benchmarks/bench_audit.py`` (``--only audits`` or

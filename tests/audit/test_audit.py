@@ -10,10 +10,12 @@ import warnings
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 import pytest
 from joblib import parallel_config
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.preprocessing import StandardScaler
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 
 from sklearn_privacy.audit import audit_privacy
@@ -231,3 +233,13 @@ def test_a_mechanism_without_ledger_gets_the_leakage_panel_with_an_interval():
     assert "No differential-privacy ledger" in result.note
     with pytest.raises(ValueError, match="needs S: pass sensitive"):
         audit_privacy(StandardScaler(), X, n_trials=4)
+
+
+def test_a_pipeline_a_dataframe_and_the_progress_bar(X, capsys):
+    """The ledger of a pipeline's last step is read; a DataFrame's canary row is set in place;
+    verbose=1 shows the trials' progress on stderr."""
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    pipe = make_pipeline(FunctionTransformer(), NoisySum(mu=1.0))
+    result = audit_privacy(pipe, frame, n_trials=20, random_state=0, verbose=1)
+    assert result.estimator_name == "NoisySum" and result.mu_claimed == pytest.approx(1.0)
+    assert "audit trials" in capsys.readouterr().err
