@@ -253,6 +253,8 @@ def audit_privacy(
         Level of the bounds and intervals.
     n_jobs : int or None, default=None
         Parallel workers (joblib) for the fits or half-samples; ``-1`` all cores.
+        Under ``joblib.parallel_config(backend="dask")`` the fits run on a dask
+        cluster.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the audit's own choices (which trials choose the test and which
         bound it; the half-samples), never the estimator's noise: with a seed

@@ -243,3 +243,15 @@ def test_a_pipeline_a_dataframe_and_the_progress_bar(X, capsys):
     result = audit_privacy(pipe, frame, n_trials=20, random_state=0, verbose=1)
     assert result.estimator_name == "NoisySum" and result.mu_claimed == pytest.approx(1.0)
     assert "audit trials" in capsys.readouterr().err
+
+
+def test_trials_run_on_a_dask_cluster_through_joblib(X):
+    """Large audits: joblib's dask backend sends the trial chunks to a dask cluster (here an
+    in-process one); the result is that of the local run (seeded fits)."""
+    distributed = pytest.importorskip("distributed")
+    mech = NoisySum(mu=1.0, seed=0)
+    local = audit_privacy(mech, X, n_trials=40, random_state=3)
+    with distributed.Client(processes=False, n_workers=1, dashboard_address=None):
+        with parallel_config(backend="dask"):
+            on_dask = audit_privacy(mech, X, n_trials=40, n_jobs=2, random_state=3)
+    assert on_dask.epsilon_lower == local.epsilon_lower and on_dask.mu_lower == local.mu_lower
