@@ -123,9 +123,14 @@ def default_neighbours(estimator, data, relation, unit_weight):
         The audited rows (the canary's), released after each fit.
     description : str
     """
-    if not isinstance(data.X, pd.DataFrame):
-        data = replace(data, X=np.asarray(data.X))
-    columns = _moved_columns(estimator, data.X)
+    X = data.X if isinstance(data.X, pd.DataFrame) else np.asarray(data.X)
+    columns = _moved_columns(estimator, X)
+    # the canary's coordinates are not integers: integer columns become floats
+    if isinstance(X, pd.DataFrame):
+        X = X.astype({X.columns[j]: float for j in columns if X.dtypes.iloc[j].kind in "iub"})
+    elif X.dtype.kind in "iub":
+        X = X.astype(float)
+    data = replace(data, X=X)
     try:
         values = np.asarray(_safe_indexing(data.X, columns, axis=1), dtype=float)
     except (TypeError, ValueError) as exc:

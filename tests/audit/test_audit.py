@@ -255,3 +255,11 @@ def test_trials_run_on_a_dask_cluster_through_joblib(X):
         with parallel_config(backend="dask"):
             on_dask = audit_privacy(mech, X, n_trials=40, n_jobs=2, random_state=3)
     assert on_dask.epsilon_lower == local.epsilon_lower and on_dask.mu_lower == local.mu_lower
+
+
+def test_integer_columns_take_the_canary_as_floats(X):
+    """An integer array (or DataFrame column) would truncate the canary's coordinates."""
+    ints = np.round(X * 10).astype(int)
+    for data in (ints, pd.DataFrame(ints, columns=["a", "b", "c"])):
+        result = audit_privacy(NoisySum(mu=1.0, seed=0), data, n_trials=20, random_state=0)
+        assert result.violated  # the seeded fault is still found
