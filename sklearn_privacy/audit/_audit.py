@@ -299,6 +299,12 @@ def audit_privacy(
     probe = data.fit(clone(estimator))
     name = type(audited_step(estimator)).__name__
     if ledger_claim(probe) is None:
+        if statistic is not None or isinstance(neighbour, dict):
+            raise ValueError(
+                f"{name} keeps no differential-privacy ledger, so the audit measures the "
+                "leakage of S from its release: statistic and a given D' (neighbour) apply to "
+                "DP audits only. Leave them out."
+            )
         return _leakage_audit(
             probe, data, name, n_trials, confidence, n_jobs, random_state, verbose
         )

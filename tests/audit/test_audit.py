@@ -233,6 +233,8 @@ def test_a_mechanism_without_ledger_gets_the_leakage_panel_with_an_interval():
     assert "No differential-privacy ledger" in result.note
     with pytest.raises(ValueError, match="needs S: pass sensitive"):
         audit_privacy(StandardScaler(), X, n_trials=4)
+    with pytest.raises(ValueError, match="apply to DP audits only"):
+        audit_privacy(StandardScaler(), X, statistic=lambda f, r: 0.0, n_trials=4)
 
 
 def test_a_pipeline_a_dataframe_and_the_progress_bar(X, capsys):
