@@ -140,6 +140,15 @@ def test_no_family_imports_metrics():
     assert floors["information"] < floors["metrics"]
 
 
+def test_the_audit_stands_above_what_it_audits():
+    """``audit`` fits any mechanism and scores the ledgerless ones with ``metrics``: it stands
+    above the families, ``dp`` and ``metrics``, none of which imports it."""
+    _, edges, floors = house()
+    for room in FAMILIES | {"dp", "metrics"}:
+        assert floors["audit"] > floors[room], room
+        assert "audit" not in edges.get(room, set()), room
+
+
 def test_the_base_stands_below_every_mechanism_family():
     _, edges, floors = house()
     for family in FAMILIES:

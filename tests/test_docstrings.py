@@ -18,6 +18,7 @@ validate = numpydoc_validate.validate
 SUBPACKAGES = [
     "sklearn_privacy",
     "sklearn_privacy.adversarial",
+    "sklearn_privacy.audit",
     "sklearn_privacy.base",
     "sklearn_privacy.datasets",
     "sklearn_privacy.discrete",

@@ -1,0 +1,127 @@
+"""The result of an audit: the claim, what the trials refute, and the trade-off they traced."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["AuditResult"]
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    r"""What an audit measured, beside what the estimator claims.
+
+    Returned by :func:`audit_privacy` and :func:`audit_from_statistics`; drawn
+    by :class:`AuditDisplay`.
+
+    A differential-privacy audit (``kind="dp"``) reports lower bounds: each
+    holds with probability at least ``confidence`` over the trials, whatever
+    the mechanism (the test was chosen on half of the trials and its error
+    rates bounded on the other half, Clopper-Pearson). A bound above the claim
+    refutes the claim; a bound below it does not prove it (another
+    neighbour, statistic or more trials may find more).
+
+    A leakage audit (``kind="leakage"``, a mechanism without a DP ledger)
+    reports the leakage panel's estimate in nats with an interval over
+    half-samples of the scored rows.
+
+    Attributes
+    ----------
+    kind : {"dp", "leakage"}
+        Which audit was run.
+    estimator_name : str
+        The audited estimator's class.
+    n_trials : int
+        DP: fits on each of D and D' (``2 n_trials`` fits). Leakage: half-samples.
+    confidence : float
+        Level of every bound and interval.
+    epsilon_claimed, delta : float
+        The ledger's claim for one fit and one release of the audited rows
+        (the largest over the trials), and the delta at which every bound is
+        computed (nan for a leakage audit).
+    mu_claimed : float
+        The ledger's Gaussian-DP :math:`\mu` (largest over the trials); nan when
+        the estimator keeps no ``accountant_``.
+    epsilon_lower : float
+        Lower bound on epsilon at ``delta`` from the chosen test's error
+        rates: :math:`\log((1 - \delta - \text{FNR}^+) / \text{FPR}^+)` or symmetric.
+    mu_lower : float
+        Lower bound on the :math:`\mu` of any Gaussian-DP guarantee the mechanism has.
+    epsilon_gdp : float
+        Epsilon at ``delta`` of ``mu_lower``: the epsilon the trials imply for a
+        mechanism whose trade-off is Gaussian (as every ledger of this library
+        assumes); not a bound for other mechanisms.
+    roc : dict of ndarray
+        The empirical trade-off on the evaluation half: ``fpr``, ``tpr`` and
+        their pointwise intervals ``fpr_low``, ``fpr_high``, ``tpr_low``,
+        ``tpr_high``.
+    neighbour : str
+        The neighbour relation and the rows the trials changed, in words.
+    leakage : float
+        Leakage audit: the panel's estimate in nats (nan for a DP audit).
+    leakage_interval : tuple of float
+        Leakage audit: the interval at ``confidence``.
+    leakage_details : object
+        Leakage audit: the :class:`~sklearn_privacy.metrics.LeakageEstimate`.
+    note : str
+        What the numbers mean and do not mean, in words.
+
+    See Also
+    --------
+    audit_privacy : Runs an audit.
+    AuditDisplay : Draws it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.audit import audit_from_statistics
+    >>> rng = np.random.default_rng(0)
+    >>> result = audit_from_statistics(
+    ...     rng.normal(size=4000), rng.normal(1.0, size=4000), delta=1e-5,
+    ...     claimed_epsilon=1.0, random_state=0)
+    >>> result.violated, round(result.mu_lower, 2)
+    (True, 0.89)
+    """
+
+    kind: str
+    estimator_name: str
+    n_trials: int
+    confidence: float
+    epsilon_claimed: float = float("nan")
+    delta: float = float("nan")
+    mu_claimed: float = float("nan")
+    epsilon_lower: float = float("nan")
+    mu_lower: float = float("nan")
+    epsilon_gdp: float = float("nan")
+    roc: dict = field(default_factory=dict, repr=False)
+    neighbour: str = ""
+    leakage: float = float("nan")
+    leakage_interval: tuple = (float("nan"), float("nan"))
+    leakage_details: object = field(default=None, repr=False)
+    note: str = ""
+
+    @property
+    def violated(self):
+        """Whether a lower bound exceeds the claim (epsilon, or mu when the ledger gives it)."""
+        if self.kind != "dp":
+            return False
+        over_eps = self.epsilon_lower > self.epsilon_claimed
+        over_mu = bool(np.isfinite(self.mu_claimed) and self.mu_lower > self.mu_claimed)
+        return bool(over_eps or over_mu)
+
+    def __repr__(self):
+        if self.kind == "leakage":
+            low, high = self.leakage_interval
+            return (
+                f"AuditResult(leakage of {self.estimator_name}: {self.leakage:.4g} nats, "
+                f"{self.confidence:.0%} interval [{low:.4g}, {high:.4g}] over {self.n_trials} "
+                "half-samples; no DP claim to audit)"
+            )
+        verdict = "VIOLATED" if self.violated else "not refuted"
+        mu = "" if np.isnan(self.mu_claimed) else f", mu {self.mu_claimed:.4g}"
+        return (
+            f"AuditResult({self.estimator_name}: claims epsilon {self.epsilon_claimed:.4g} at "
+            f"delta {self.delta:.3g}{mu}; {self.n_trials} trials find epsilon >= "
+            f"{self.epsilon_lower:.4g}, mu >= {self.mu_lower:.4g} at {self.confidence:.0%} "
+            f"confidence: {verdict})"
+        )

@@ -1,0 +1,267 @@
+"""audit_privacy on mechanisms of known privacy: sound ones pass, broken ones are caught.
+
+The broken mechanisms are written here, each a noisy clipped sum whose ledger claims
+``mu`` while the noise, the seed or the sensitivity is wrong: the true mu is known in
+closed form, and each test asserts the audit finds most of it (so that a weaker audit
+fails the test), not only that it finds a violation.
+"""
+
+import warnings
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+import pytest
+from joblib import parallel_config
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
+from sklearn.utils._param_validation import InvalidParameterError
+
+from sklearn_privacy.audit import audit_privacy
+from sklearn_privacy.audit._bounds import clopper_pearson_upper
+from sklearn_privacy.discrete import PrivacyFunnelTransformer
+from sklearn_privacy.dp import GaussianAccountant, clip_to_ball
+from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
+from sklearn_privacy.metrics import leakage_score
+
+# The noise of the sound fits: one stream for the whole module (each fit draws the next
+# numbers), so that the tests' numbers are the same at every run. A parameter would not do:
+# clone deep-copies it, and every fit would draw the same noise (the seeded fault below).
+_NOISE = np.random.default_rng(12345)
+
+
+@lru_cache
+def _epsilon(mu, delta):
+    ledger = GaussianAccountant()
+    ledger.spend("sum", sensitivity=mu, sigma=1.0)
+    return ledger.epsilon(delta)
+
+
+class NoisySum(TransformerMixin, BaseEstimator):
+    """Publishes the weighted sum of rows clipped to ``radius`` plus Gaussian noise.
+
+    The ledger claims ``mu``: noise of sd ``sensitivity / mu`` with sensitivity
+    ``2 radius max_person_weight``. The faults: ``noise_factor`` scales the noise
+    actually drawn; ``seed`` draws the same noise at every fit; ``ignore_weight``
+    computes the sensitivity as if every person weighed 1.
+    """
+
+    def __init__(
+        self,
+        mu=1.0,
+        radius=1.0,
+        max_person_weight=1.0,
+        noise_factor=1.0,
+        seed=None,
+        ignore_weight=False,
+    ):
+        self.mu = mu
+        self.radius = radius
+        self.max_person_weight = max_person_weight
+        self.noise_factor = noise_factor
+        self.seed = seed
+        self.ignore_weight = ignore_weight
+
+    def fit(self, X, y=None, sample_weight=None):
+        X = np.asarray(X, dtype=float)
+        w = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
+        weight = 1.0 if self.ignore_weight else self.max_person_weight
+        sensitivity = 2.0 * self.radius * weight
+        sigma = sensitivity / self.mu
+        rng = _NOISE if self.seed is None else np.random.default_rng(self.seed)
+        total = w @ clip_to_ball(X, self.radius)
+        self.sum_ = total + self.noise_factor * sigma * rng.standard_normal(X.shape[1])
+        self.accountant_ = GaussianAccountant()
+        self.accountant_.spend("sum", sensitivity=sensitivity, sigma=sigma)
+        self.delta_ = 1e-5
+        return self
+
+    def privacy_spent(self):
+        return _epsilon(self.accountant_.mu, self.delta_), self.delta_
+
+    def transform(self, X):
+        return np.tile(self.sum_, (len(X), 1))  # the release is the published sum
+
+
+@pytest.fixture(scope="module")
+def X():
+    return np.random.default_rng(0).normal(size=(50, 3)) * [2.0, 1.0, 0.5]
+
+
+def test_a_sound_mechanism_passes_and_is_measured_near_its_mu(X):
+    result = audit_privacy(NoisySum(mu=1.0), X, n_trials=2000, random_state=0)
+    assert result.kind == "dp" and not result.violated
+    assert result.mu_claimed == pytest.approx(1.0)
+    assert 0.6 <= result.mu_lower <= 1.0
+    assert "replace-one: row" in result.neighbour
+
+
+def test_halved_noise_is_caught(X):
+    """True mu 2 against a claimed 1."""
+    result = audit_privacy(NoisySum(mu=1.0, noise_factor=0.5), X, n_trials=2000, random_state=0)
+    assert result.violated
+    assert result.mu_lower > 1.4  # 70 % of the true mu: a weaker audit fails here
+
+
+def test_seeded_noise_reused_across_fits_is_caught(X):
+    """The same noise at every fit: D and D' are told apart every time, and the bound is the
+    largest that 1000 evaluation trials can certify, log((1 - delta - p) / p), p the
+    Clopper-Pearson bound on a rate seen 0 times in 1000."""
+    result = audit_privacy(NoisySum(mu=1.0, seed=0), X, n_trials=2000, random_state=0)
+    p = clopper_pearson_upper(0, 1000, 0.025)
+    assert result.violated
+    assert result.epsilon_lower == pytest.approx(np.log((1 - 1e-5 - p) / p))
+    assert result.epsilon_lower > result.epsilon_claimed  # epsilon itself is refuted
+
+
+def test_a_sensitivity_that_ignores_one_rows_weight_is_caught(X):
+    """One row weighs 4 (one person of weight 4, declared by max_person_weight): the true mu
+    is 4 times the claimed 0.5. The audit moves the heaviest row; reading the unit from the
+    public parameter, replace-unit moves the same person."""
+    weights = np.ones(len(X))
+    weights[7] = 4.0
+    mech = NoisySum(mu=0.5, max_person_weight=4.0, ignore_weight=True)
+    for neighbour in ("auto", "replace-one"):
+        result = audit_privacy(
+            mech, X, sample_weight=weights, neighbour=neighbour, n_trials=1000, random_state=0
+        )
+        assert result.violated
+        assert result.mu_lower > 1.4
+        assert "row 7 (weight 4)" in result.neighbour
+    sound = audit_privacy(
+        NoisySum(mu=0.5, max_person_weight=4.0),
+        X,
+        sample_weight=weights,
+        n_trials=500,
+        random_state=0,
+    )
+    assert not sound.violated
+
+
+def test_replace_unit_moves_one_unit_of_a_heavy_row(X):
+    weights = np.ones(len(X))
+    weights[3] = 5.0
+    result = audit_privacy(NoisySum(mu=1.0), X, sample_weight=weights, n_trials=500, random_state=0)
+    assert "1 of the weight of row 3 moved to a new row" in result.neighbour
+    assert not result.violated
+
+
+def test_random_state_makes_the_audit_reproducible_and_workers_change_nothing(X):
+    """Seeded (deterministic) fits, so that only the audit's choices vary."""
+    mech = NoisySum(mu=1.0, seed=0)
+    one = audit_privacy(mech, X, n_trials=50, random_state=3)
+    with parallel_config(backend="threading"):  # the chunking, without starting processes
+        two = audit_privacy(mech, X, n_trials=50, n_jobs=2, random_state=3)
+    assert one.epsilon_lower == two.epsilon_lower and one.mu_lower == two.mu_lower
+    np.testing.assert_array_equal(one.roc["fpr"], two.roc["fpr"])
+
+
+def test_a_given_neighbour_and_a_user_statistic(X):
+    X_prime = X.copy()
+    X_prime[0] = [-5.0, 0.0, 0.0]
+    X_given = X.copy()
+    X_given[0] = [5.0, 0.0, 0.0]
+    calls = []
+
+    def first_coordinate(fitted, release):
+        calls.append(release.shape)
+        return fitted.sum_[0]
+
+    result = audit_privacy(
+        NoisySum(mu=1.0, noise_factor=0.5),
+        X_given,
+        neighbour={"X": X_prime},
+        statistic=first_coordinate,
+        n_trials=1000,
+        random_state=0,
+    )
+    assert result.neighbour == "given D': rows [0] differ"
+    assert calls[0] == (1, 3)  # the release of the row that differs
+    assert result.violated and result.mu_lower > 1.4
+
+
+def test_bad_neighbours_and_statistics_are_refused(X):
+    with pytest.raises(ValueError, match="equal to D"):
+        audit_privacy(NoisySum(), X, neighbour={"X": X}, n_trials=10)
+    with pytest.raises(ValueError, match="key 'X'"):
+        audit_privacy(NoisySum(), X, neighbour={"y": X[:, 0]}, n_trials=10)
+    with pytest.raises(ValueError, match="as many rows as D"):
+        audit_privacy(NoisySum(), X, neighbour={"X": X[:-1]}, n_trials=10)
+    sizes = iter(range(1, 100))
+    with pytest.raises(ValueError, match="same number of values"):
+        audit_privacy(NoisySum(), X, statistic=lambda f, r: np.zeros(next(sizes)), n_trials=10)
+    with pytest.raises(InvalidParameterError, match="'n_trials' parameter of audit_privacy"):
+        audit_privacy(NoisySum(), X, n_trials=1)
+    with pytest.raises(InvalidParameterError, match="'neighbour' parameter"):
+        audit_privacy(NoisySum(), X, neighbour="add-one")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_l2_compression_passes_a_small_audit_with_its_default_canary():
+    """The full 10-audit run is in benchmarks/bench_audit.py."""
+    X = np.random.default_rng(1).normal(size=(500, 3)) * [3.0, 1.0, 1.0]
+    result = audit_privacy(L2CompressionDP(epsilon=8.0), X, n_trials=150, random_state=0)
+    assert result.epsilon_claimed == pytest.approx(8.0) and not result.violated
+    assert result.mu_lower > 0.2  # the canary bites: the release moves with it
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_gaussian_bottleneck_passes_a_small_audit_with_its_default_canary():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(500, 3)) * [3.0, 1.0, 1.0]
+    y = X[:, 0] + rng.normal(size=500)
+    mech = GaussianIBTransformer(beta=5.0, clip_radius=1.0, fit_epsilon=2.0)
+    result = audit_privacy(mech, X, y, n_trials=150, random_state=0)
+    assert np.isfinite(result.mu_claimed) and not result.violated
+    assert result.mu_lower > 0.2
+
+
+def test_a_mechanism_without_ledger_gets_the_leakage_panel_with_an_interval():
+    rng = np.random.default_rng(2)
+    s = rng.integers(0, 2, 120)
+    X = np.c_[s, (s + rng.integers(0, 3, 120)) % 4, rng.integers(0, 3, 120)]
+    funnel = PrivacyFunnelTransformer(sensitive=[0], threshold=0.5)
+    result = audit_privacy(funnel, X, n_trials=4, random_state=0)  # the panel takes seconds
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        release = funnel.fit(X).transform(X)  # deterministic: the same release as the audit's
+    assert result.kind == "leakage" and not result.violated
+    assert result.leakage == pytest.approx(leakage_score(s, release))
+    low, high = result.leakage_interval
+    assert low <= result.leakage <= high and high > low
+    assert "No differential-privacy ledger" in result.note
+    with pytest.raises(ValueError, match="needs S: pass sensitive"):
+        audit_privacy(StandardScaler(), X, n_trials=4)
+    with pytest.raises(ValueError, match="apply to DP audits only"):
+        audit_privacy(StandardScaler(), X, statistic=lambda f, r: 0.0, n_trials=4)
+
+
+def test_a_pipeline_a_dataframe_and_the_progress_bar(X, capsys):
+    """The ledger of a pipeline's last step is read; a DataFrame's canary row is set in place;
+    verbose=1 shows the trials' progress on stderr."""
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    pipe = make_pipeline(FunctionTransformer(), NoisySum(mu=1.0))
+    result = audit_privacy(pipe, frame, n_trials=20, random_state=0, verbose=1)
+    assert result.estimator_name == "NoisySum" and result.mu_claimed == pytest.approx(1.0)
+    assert "audit trials" in capsys.readouterr().err
+
+
+def test_trials_run_on_a_dask_cluster_through_joblib(X):
+    """Large audits: joblib's dask backend sends the trial chunks to a dask cluster (here an
+    in-process one); the result is that of the local run (seeded fits)."""
+    distributed = pytest.importorskip("distributed")
+    mech = NoisySum(mu=1.0, seed=0)
+    local = audit_privacy(mech, X, n_trials=40, random_state=3)
+    with distributed.Client(processes=False, n_workers=1, dashboard_address=None):
+        with parallel_config(backend="dask"):
+            on_dask = audit_privacy(mech, X, n_trials=40, n_jobs=2, random_state=3)
+    assert on_dask.epsilon_lower == local.epsilon_lower and on_dask.mu_lower == local.mu_lower
+
+
+def test_integer_columns_take_the_canary_as_floats(X):
+    """An integer array (or DataFrame column) would truncate the canary's coordinates."""
+    ints = np.round(X * 10).astype(int)
+    for data in (ints, pd.DataFrame(ints, columns=["a", "b", "c"])):
+        result = audit_privacy(NoisySum(mu=1.0, seed=0), data, n_trials=20, random_state=0)
+        assert result.violated  # the seeded fault is still found
