@@ -341,14 +341,18 @@ class _GaussianMechanism(BaseMechanism):
             self.__dict__.pop("_private_fit", None)
         if not causes:
             return
-        private = any(category is PrivateFitWarning for _, _, category in causes)
         lines = "".join(f"\n- {cause}: {remedy}." for cause, remedy, _ in causes)
-        weak = "private estimates the rows cannot support" if private else "a degenerate release"
-        warn_user(
-            f"{type(self).__name__}: this fit has {weak} (the release may carry next to "
-            f"nothing about X); the causes, each with its remedy:{lines}",
-            PrivateFitWarning if private else DegenerateReleaseWarning,
+        text = (
+            "{} (the release may carry next to nothing about X); the causes, each with its "
+            f"remedy:{lines}"
         )
+        name = type(self).__name__
+        if any(category is PrivateFitWarning for _, _, category in causes):
+            warn_user(
+                text.format(f"{name}: private estimates the rows cannot support"), PrivateFitWarning
+            )
+        else:
+            warn_user(text.format(f"{name}: a degenerate release"), DegenerateReleaseWarning)
 
     def _note_cause(self, cause, remedy, category=PrivateFitWarning):
         """One line of the fit's warning: a cause in words (no numbers of this fit) and a remedy.

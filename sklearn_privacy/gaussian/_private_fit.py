@@ -211,7 +211,9 @@ def person_units(sample_weight, max_person_weight, weights, n_rows):
         return np.minimum(w, bound) / bound, int(np.count_nonzero(w > bound))
     units = w / bound
     whole = np.rint(units)
-    if not np.all(np.abs(units - whole) <= 1e-9 * np.maximum(whole, 1.0)):
+    with np.errstate(invalid="ignore"):  # a count beyond float64 is refused by count_people
+        whole_counts = np.isinf(units) | (np.abs(units - whole) <= 1e-9 * np.maximum(whole, 1.0))
+    if not np.all(whole_counts):
         raise ValueError(
             "weights='counts' reads sample_weight as numbers of people, whole multiples of "
             f"max_person_weight={max_person_weight!r}; some weights are not. Declare "
