@@ -29,6 +29,9 @@ _NOISE_ONLY_RATE = 1e-6
 # the defaults the fit kept one component scaled by 0.006 (I(X;T) above the rate threshold):
 # 0.04-0.1 % explained, and the release was farther from X than the true mean.
 _CONSTANT_SHARE = 0.01
+# distortion_ reads the trace of the private second moment: it is an estimate to 20 % when
+# the trace is at least this many noise floors (two deviations of its noise each).
+_TRACE_RESOLVED = 5.0
 
 
 @Substitution()
@@ -380,10 +383,12 @@ class L2CompressionDP(_GaussianMechanism):
             self.radius_ = float("nan")  # nothing was estimated: the release is 0
             self.covariance_ = np.full_like(self.covariance_, np.nan)
             self.distortion_ = float("nan")  # the data's variance is unknown
-        elif fit.trace <= fit.noise_floor:
+        elif fit.trace <= _TRACE_RESOLVED * fit.noise_floor:
+            # the floor is about two deviations of the trace's noise: below, its 95 %
+            # interval is wider than +-20 % of it
             self._note_cause(
-                "distortion_ is not an estimate: the trace of the private covariance is "
-                "mostly noise",
+                "distortion_ is not an estimate (not to 20 %): the trace of the private "
+                "covariance it reads is too noisy at this budget",
                 PRIVATE_REMEDIES,
             )
 

@@ -16,7 +16,7 @@ from dask.callbacks import Callback  # noqa: E402
 # DP fits here (dask fits run on small data at the default epsilon) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 

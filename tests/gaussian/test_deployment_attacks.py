@@ -38,7 +38,7 @@ from sklearn_privacy.exceptions import PrivacyLeakWarning, PrivateFitWarning
 # DP fits here (attacks fit at small budgets or on few rows on purpose) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 

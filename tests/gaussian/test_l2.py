@@ -13,7 +13,7 @@ from sklearn_privacy.theory import gaussian_rate_distortion, gaussian_rate_disto
 # DP fits here (solver and accounting checks at small budgets on few rows) release under 1 %
 # of the variance and warn "almost pure noise" (tested below, where the filter is lifted).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
