@@ -82,7 +82,7 @@ for n in (300, 450, 569):
         ratios, flagged = np.asarray(ratios), np.asarray(flagged)
         within = np.abs(ratios - 1) <= 0.2
         out[(n, eps)] = dict(
-            median_ratio=float(np.nanmedian(ratios)),
+            median_ratio=float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else None,
             within_20=float(np.mean(within)),
             flagged=float(np.mean(flagged)),
             # within 20 %, or said not to be an estimate (NaN: nothing was estimated, said)
@@ -143,7 +143,8 @@ def main(n_splits=40, n_fits=10):
             for (n, eps), r in distortion.items():
                 print(
                     f"n {n:>3}, epsilon {eps:>4}: distortion_ / realised median "
-                    f"{r['median_ratio']:.3f}, within 20 % in {r['within_20']:.0%}, "
+                    f"{r['median_ratio'] or float('nan'):.3f}, "
+                    f"within 20 % in {r['within_20']:.0%}, "
                     f"'not an estimate' in {r['flagged']:.0%}; either in {r['covered']:.0%}"
                 )
                 rows.append(dict(code=label, part="distortion", n=n, epsilon=eps, **_flat(r)))
@@ -151,13 +152,17 @@ def main(n_splits=40, n_fits=10):
     finally:
         remove_checkout(base)
     keys = sorted({k for row in rows for k in row})
-    print("written", write_csv([{k: row.get(k, "") for k in keys} for row in rows],
-                               "private_release.csv"))
+    print(
+        "written",
+        write_csv([{k: row.get(k, "") for k in keys} for row in rows], "private_release.csv"),
+    )
 
 
 def _flat(result):
-    return {k: (str(v).replace(",", ";") if isinstance(v, (list, dict)) else v)
-            for k, v in result.items()}
+    return {
+        k: (str(v).replace(",", ";") if isinstance(v, (list, dict)) else v)
+        for k, v in result.items()
+    }
 
 
 if __name__ == "__main__":

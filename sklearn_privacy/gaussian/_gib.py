@@ -426,7 +426,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         }
 
     def _private_critical_cause(self, critical):
-        """A private fit below its critical value: its cause (the noise of the estimates), remedy."""
+        """A private fit below its critical value: its cause (the estimates' noise), remedy."""
         cause = (
             "shows no direction in which X informs the relevance variable at all"
             if np.isinf(critical)

@@ -267,7 +267,7 @@ class L2CompressionDP(_GaussianMechanism):
         self._set_operating_point(rows, sol, n_kept)
 
     def _budgets(self):
-        """``(mu_total, mu_fit)``: the GDP budget of everything (None with ``beta``) and of the fit."""
+        """``(mu_total, mu_fit)``: the GDP budget of all (None with ``beta``), of the fit."""
         mu_total = None if self.epsilon is None else gaussian_dp_mu(self.epsilon, self.delta)
         mu_fit = self._fit_mu(None if mu_total is None else mu_total * np.sqrt(_DEFAULT_FIT_SHARE))
         if mu_total is not None and mu_fit >= mu_total:

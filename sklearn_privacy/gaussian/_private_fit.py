@@ -163,7 +163,7 @@ class RowStatistics:
         return log2_histogram(norms_from_squares(Zc, squares), self._units()[0])
 
     def clipped_mean(self, radius, center=None):
-        """Sum over the people of the rows minus ``center`` clipped to ``radius``, over their number.
+        """The sum over the people of the rows minus ``center`` clipped to ``radius``, per person.
 
         The weighted mean when the total is public (``total_is_public``), else
         that mean times :meth:`weight_share`.
@@ -457,13 +457,15 @@ class _PrivateEstimates:
         return r0
 
     def _clipped_mean(self, name, label, radius, center=None):
-        """A private sum over the people of the rows clipped to ``radius``, per mean weight."""
+        """A private sum over the people of the rows clipped to ``radius``, per mean weight;
+        and the sum's noise deviation."""
         sensitivity = 2.0 * radius / self.n_people
         # a clipped mean's coordinate is at most the radius (times the share, at most 1)
         value, sigma = self._release(
             name, label, self.rows.clipped_mean(radius, center), sensitivity, radius, self.d
         )
-        return value / self.share, sigma / self.share
+        # sigma is the sum's: the next radius (a public choice) reads it, not the mean weight
+        return value / self.share, sigma
 
     def _centre(self, r0):
         """Steps 2-4: the first centre, its refinements, and their precision-weighted mean."""
@@ -491,7 +493,8 @@ class _PrivateEstimates:
         # inverse of their noise variances.
         precisions = np.array([1.0 / sd**2 for _, sd in estimates])
         mean = precisions @ np.array([c for c, _ in estimates]) / precisions.sum()
-        return mean, reach, starts, _noise_norm(1.0 / np.sqrt(precisions.sum()), self.d)
+        error = _noise_norm(1.0 / np.sqrt(precisions.sum()), self.d) / self.share
+        return mean, reach, starts, error
 
     def _all_noise(self, label):
         self.problems.append(f"the private histogram of the row norms ({label}) is all noise")

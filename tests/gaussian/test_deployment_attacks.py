@@ -33,7 +33,7 @@ from sklearn_privacy import (
     PrivacyFunnelTransformer,
 )
 from sklearn_privacy.dp import GaussianAccountant
-from sklearn_privacy.exceptions import PrivacyLeakWarning, PrivateFitWarning
+from sklearn_privacy.exceptions import PrivacyLeakWarning
 
 # DP fits here (attacks fit at small budgets or on few rows on purpose) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
