@@ -20,7 +20,7 @@ Run ``python benchmarks/bench_private_release.py``; writes ``results/private_rel
 
 import argparse
 
-from _common import checkout_at_ref, remove_checkout, run_with_package, write_csv
+from _common import REPO, checkout_at_ref, remove_checkout, run_with_package, write_csv
 
 BASELINE = "4730279"
 EPSILONS = (1.0, 2.0, 3.0, 5.0, 10.0)
@@ -121,9 +121,7 @@ def _run(package, code, **constants):
 
 
 def main(n_splits=40, n_fits=10):
-    import sklearn_privacy
-
-    today = str(__import__("pathlib").Path(sklearn_privacy.__file__).parents[1])
+    today = str(REPO)  # this checkout, whatever package the interpreter has installed
     base = checkout_at_ref(BASELINE)
     rows = []
     try:
