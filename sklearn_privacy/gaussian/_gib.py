@@ -352,6 +352,10 @@ class GaussianIBTransformer(_GaussianMechanism):
                     f"{'sensitive' if self.objective == 'funnel' else 'relevance'} variable)"
                 ) from exc
             raise
+        self._set_operating_point(rows, sol, cov_x, cov_xy, cov_y)
+
+    def _set_operating_point(self, rows, sol, cov_x, cov_xy, cov_y):
+        """The map, rates, distortion, leakage and guarantee of the release ``sol`` designs."""
         A = sol["components"]
         self.components_ = A
         self.n_components_ = A.shape[0]
