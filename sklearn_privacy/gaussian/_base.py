@@ -342,17 +342,16 @@ class _GaussianMechanism(BaseMechanism):
         if not causes:
             return
         lines = "".join(f"\n- {cause}: {remedy}." for cause, remedy, _ in causes)
+        private = any(category is PrivateFitWarning for _, _, category in causes)
+        weak = "private estimates the rows cannot support" if private else "a degenerate release"
         text = (
-            "{} (the release may carry next to nothing about X); the causes, each with its "
-            f"remedy:{lines}"
+            f"{type(self).__name__}: {weak} (the release may carry next to nothing about X); "
+            f"the causes, each with its remedy:{lines}"
         )
-        name = type(self).__name__
-        if any(category is PrivateFitWarning for _, _, category in causes):
-            warn_user(
-                text.format(f"{name}: private estimates the rows cannot support"), PrivateFitWarning
-            )
+        if private:
+            warn_user(text, PrivateFitWarning)
         else:
-            warn_user(text.format(f"{name}: a degenerate release"), DegenerateReleaseWarning)
+            warn_user(text, DegenerateReleaseWarning)
 
     def _note_cause(self, cause, remedy, category=PrivateFitWarning):
         """One line of the fit's warning: a cause in words (no numbers of this fit) and a remedy.
