@@ -15,7 +15,7 @@ from sklearn_privacy import (
 # DP fits here (weight checks fit on few rows) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
@@ -71,13 +71,19 @@ def test_gaussian_mechanisms_fit_counts_as_the_expanded_rows(fit_data):
     counts = rng.integers(1, 6, 300)
     expanded = np.repeat(distinct, counts, axis=0)
     for make, y in [
-        (lambda: L2CompressionDP(epsilon=4.0, fit_data=fit_data, random_state=0), None),
+        (
+            lambda: L2CompressionDP(
+                epsilon=4.0, fit_data=fit_data, weights="counts", random_state=0
+            ),
+            None,
+        ),
         (
             # a private fit of 300 rows of weight up to 5 needs a large budget
             lambda: GaussianIBTransformer(
                 beta=20.0 if fit_data == "public" else 1e4,
                 fit_data=fit_data,
                 fit_epsilon=None if fit_data == "public" else 50.0,
+                weights="counts",
                 random_state=0,
             ),
             "first column",
@@ -88,7 +94,7 @@ def test_gaussian_mechanisms_fit_counts_as_the_expanded_rows(fit_data):
         a = make().fit(expanded, y_e)
         b = make().fit(distinct, y_d, sample_weight=counts)
         if fit_data == "private":
-            # counts are people (max_person_weight=1): the same ledger, the same noise
+            # counts are people (declared): the same ledger, the same noise
             assert [(e.name, e.sensitivity, e.sigma) for e in b.accountant_.spends] == [
                 (e.name, e.sensitivity, e.sigma) for e in a.accountant_.spends
             ]

@@ -15,7 +15,7 @@ from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp._grid_noise import grid_sensitivity
 from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
-from sklearn_privacy.exceptions import PrivateFitWarning
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
 from sklearn_privacy.gaussian._moments import (
     ArrayFitRows,
     DaskFitRows,
@@ -43,13 +43,20 @@ from sklearn_privacy.utils._validation import (
     check_category_counts,
 )
 
-__all__ = ["FIT_DATA_CONSTRAINTS", "check_scale_peaks", "weighted_moments"]
+__all__ = ["FIT_DATA_CONSTRAINTS", "PRIVATE_REMEDIES", "check_scale_peaks", "weighted_moments"]
 
 FIT_DATA_CONSTRAINTS = {
     "fit_data": [StrOptions({"private", "public"})],
     "fit_epsilon": [None, Interval(Real, 0, None, closed="neither")],
+    "weights": [StrOptions({"person", "counts"})],
     "max_person_weight": [Interval(Real, 0, None, closed="neither")],
 }
+
+# What every remedy of a weak private fit says (one line per cause in the fit's warning).
+PRIVATE_REMEDIES = (
+    "raise fit_epsilon (or epsilon), give a public clip_radius, fit on more rows, or fit on "
+    "public rows with fit_data='public'"
+)
 
 # Squares of values beyond these overflow or underflow in float64 (covariances).
 _LARGEST, _SMALLEST = 1e150, 1e-150
@@ -272,28 +279,14 @@ class _GaussianMechanism(BaseMechanism):
         (else ``radius`` as given).
         """
         self.accountant_ = GaussianAccountant()
+        if self.fit_data == "private":
+            return self._private_moments(rows, mu_fit, radius)
         if rows.total_weight <= 1.0:
             raise ValueError(
                 f"sample_weight adds up to {rows.total_weight:.6g}: a weight counts copies of "
                 "a row, so the weights must add up to more than one row (the covariance "
                 "divides by their sum minus one). Scale them, for example to a mean of 1."
             )
-        if self.fit_data == "private":
-            n_units = rows.n_units
-            needed = rows_needed(HISTOGRAM_SENSITIVITY / (mu_fit * np.sqrt(_FIT_SHARES["radius"])))
-            if n_units < needed:
-                self._warn_private_fit(
-                    "more rows are needed for the private clipping radius at this budget"
-                )
-            fit = private_mean_covariance_from_statistics(
-                rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
-            )
-            # the published centres of the refinement and of the covariance (audits)
-            self._refinement_starts, self._moments_mean = fit.starts, fit.mean
-            self._estimates_failed = fit.failed
-            if fit.problems and (n_units >= needed or fit.failed):
-                self._warn_private_fit("; ".join(map(_without_numbers, fit.problems)))
-            return fit.mean, fit.covariance, fit.radius
         self._estimates_failed = False
         mean, cov = rows.moments()
         if radius is None and public_radius:
@@ -302,21 +295,79 @@ class _GaussianMechanism(BaseMechanism):
                 radius = 1.0
         return mean, cov, None if radius is None else float(radius)
 
-    def _warn_private_fit(self, cause):
-        """Say that the private estimates cannot be trusted, why, and what to do.
+    def _private_moments(self, rows, mu_fit, radius):
+        """The private estimates of :meth:`_fit_moments`; their problems become causes."""
+        n_people = rows.n_people
+        self._warn_heavy_rows(rows.n_heavy, n_people)
+        needed = rows_needed(HISTOGRAM_SENSITIVITY / (mu_fit * np.sqrt(_FIT_SHARES["radius"])))
+        if n_people < needed:
+            self._note_cause(
+                "too few people for the private clipping radius at this budget (fit_epsilon, "
+                "by default a share of epsilon, and delta)",
+                PRIVATE_REMEDIES,
+            )
+        fit = private_mean_covariance_from_statistics(
+            rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
+        )
+        # the published centres of the refinement and of the covariance (audits)
+        self._refinement_starts, self._moments_mean = fit.starts, fit.mean
+        self._estimates_failed = fit.failed
+        self._private_fit = fit
+        if n_people >= needed or fit.failed:
+            for problem in fit.problems:
+                self._note_cause(_without_numbers(problem), PRIVATE_REMEDIES)
+        return fit.mean, fit.covariance, fit.radius
+
+    def _warn_heavy_rows(self, n_heavy, n_people):
+        """Tell the caller (who holds the rows) how many weights were clipped, and what to declare.
+
+        The count is the caller's to see, not published: it is in this warning
+        only, never in a fitted attribute or in the ledger.
+        """
+        if n_heavy:
+            warn_user(
+                f"{type(self).__name__}: {n_heavy} of the {n_people:.0f} rows weigh more than "
+                f"max_person_weight={self.max_person_weight!r}. With weights='person' each row "
+                "is one person, protected up to that weight, so their weights were clipped to "
+                "it. Declare the largest weight a person can have as max_person_weight (a "
+                "public bound, not read off the rows), or weights='counts' if a weight counts "
+                "people (a table of distinct rows and their counts).",
+                UserWarning,
+            )
+
+    # ------------------------------------------------------- the fit's warning
+    def _fit_and_warn(self, rows):
+        """``_fit_rows``, then one warning that gathers every cause of a weak or degenerate fit."""
+        self._fit_causes = []
+        try:
+            self._fit_rows(rows)
+        finally:
+            causes = self.__dict__.pop("_fit_causes")
+            self.__dict__.pop("_private_fit", None)
+        if not causes:
+            return
+        lines = "".join(f"\n- {cause}: {remedy}." for cause, remedy, _ in causes)
+        private = any(category is PrivateFitWarning for _, _, category in causes)
+        weak = "private estimates the rows cannot support" if private else "a degenerate release"
+        text = (
+            f"{type(self).__name__}: {weak} (the release may carry next to nothing about X); "
+            f"the causes, each with its remedy:{lines}"
+        )
+        if private:
+            warn_user(text, PrivateFitWarning)
+        else:
+            warn_user(text, DegenerateReleaseWarning)
+
+    def _note_cause(self, cause, remedy, category=PrivateFitWarning):
+        """One line of the fit's warning: a cause in words (no numbers of this fit) and a remedy.
 
         The text names the cause without this fit's numbers (its rows, its noise),
         so that the default warning filter shows it once per line of the caller,
         not once per fold of a cross-validation.
         """
-        warn_user(
-            f"{self.__class__.__name__}: the rows are too few for the private estimates at "
-            "this budget (fit_epsilon, by default a share of epsilon, and delta): "
-            f"{cause}. The release may be mostly noise. Remedies: give a public "
-            "clip_radius, raise fit_epsilon (or epsilon), fit on more rows, or fit on "
-            "public rows with fit_data='public'.",
-            PrivateFitWarning,
-        )
+        line = (cause, remedy, category)
+        if line not in self._fit_causes:
+            self._fit_causes.append(line)
 
     # ------------------------------------------------------------------ fits
     def _fit_in_memory(self, X, S, y, sample_weight):
@@ -334,9 +385,10 @@ class _GaussianMechanism(BaseMechanism):
             sample_weight,
             extra,
             n_released=self._n_released(X.shape[1]),
-            unit=self.max_person_weight,
+            max_person_weight=self.max_person_weight,
+            weights=self.weights,
         )
-        self._fit_rows(rows)
+        self._fit_and_warn(rows)
 
     def _fit_dask(self, X, y, sensitive, sample_weight):
         """Fit from a dask collection: the statistics of the rows are computed by dask.
@@ -393,9 +445,11 @@ class _GaussianMechanism(BaseMechanism):
             n_released=self._n_released(self.release_columns_.size),
             private=self.fit_data == "private",
             want_moments=self.fit_data == "public",
-            unit=self.max_person_weight,
+            max_person_weight=self.max_person_weight,
+            weights=self.weights,
+            has_weights=sample_weight is not None,
         )
-        self._fit_rows(rows)
+        self._fit_and_warn(rows)
         return self
 
     def _dask_rows(self, X, S, y, sample_weight):

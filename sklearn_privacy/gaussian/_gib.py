@@ -10,8 +10,12 @@ from sklearn_privacy._sensitive import sensitive_positions
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp._clipping import clipped_product
 from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
-from sklearn_privacy.gaussian._base import FIT_DATA_CONSTRAINTS, _GaussianMechanism
+from sklearn_privacy.exceptions import DegenerateReleaseWarning
+from sklearn_privacy.gaussian._base import (
+    FIT_DATA_CONSTRAINTS,
+    PRIVATE_REMEDIES,
+    _GaussianMechanism,
+)
 from sklearn_privacy.gaussian._moments import leakage_from_covariance
 from sklearn_privacy.gaussian._solvers import (
     _BetaAtOrBelowCritical,
@@ -19,7 +23,7 @@ from sklearn_privacy.gaussian._solvers import (
     gaussian_privacy_funnel,
 )
 from sklearn_privacy.information import gaussian_channel_rate
-from sklearn_privacy.utils import TradeoffKnob, warn_user
+from sklearn_privacy.utils import TradeoffKnob
 from sklearn_privacy.utils._docstring import Substitution
 from sklearn_privacy.utils._sklearn_compat import (
     Interval,
@@ -108,6 +112,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         bottleneck's S always): integers with more than 200 distinct values
         in a column fail as probably continuous (bin S, or standardise it to
         have it read as continuous).
+    {weights}
     {max_person_weight}
     {random_state_dp}
 
@@ -214,6 +219,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         delta=1e-5,
         fit_data="private",
         fit_epsilon=None,
+        weights="person",
         max_person_weight=1.0,
         sensitive=None,
         random_state=None,
@@ -227,6 +233,7 @@ class GaussianIBTransformer(_GaussianMechanism):
         self.delta = delta
         self.fit_data = fit_data
         self.fit_epsilon = fit_epsilon
+        self.weights = weights
         self.max_person_weight = max_person_weight
         self.sensitive = sensitive
         self.random_state = random_state
@@ -320,10 +327,10 @@ class GaussianIBTransformer(_GaussianMechanism):
         )
         if self._estimates_failed:
             raise ValueError(
-                f"GaussianIBTransformer: the private histogram of the row norms (n="
-                f"{rows.total_weight:.6g} rows) showed no scale of the data at all: nothing "
-                "can be estimated at this budget. Remedies: raise fit_epsilon, fit on more "
-                "rows, or fit on public rows with fit_data='public'."
+                "GaussianIBTransformer: the private histogram of the row norms showed no scale "
+                "of the data at all: nothing can be estimated at this budget and number of "
+                "people. Remedies: raise fit_epsilon, fit on more rows, or fit on public rows "
+                "with fit_data='public'."
             )
         self.mean_ = mean[:d]
         if self.clip_radius is not None:
@@ -346,6 +353,10 @@ class GaussianIBTransformer(_GaussianMechanism):
                     f"{'sensitive' if self.objective == 'funnel' else 'relevance'} variable)"
                 ) from exc
             raise
+        self._set_operating_point(rows, sol, cov_x, cov_xy, cov_y)
+
+    def _set_operating_point(self, rows, sol, cov_x, cov_xy, cov_y):
+        """The map, rates, distortion, leakage and guarantee of the release ``sol`` designs."""
         A = sol["components"]
         self.components_ = A
         self.n_components_ = A.shape[0]
@@ -401,25 +412,26 @@ class GaussianIBTransformer(_GaussianMechanism):
         """
         # The texts name the cause, not this fit's numbers (critical_betas_), so that
         # the default filter shows each once per line, not once per fold.
-        noise = " The release is one column of pure noise, independent of X."
+        noise = "so the release is one column of pure noise, independent of X"
         if self.fit_data == "private":
-            message = self._private_critical_message(exc.critical) + noise
-            warn_user(message, PrivateFitWarning)
+            cause, remedy = self._private_critical_cause(exc.critical)
+            self._note_cause(f"{cause}, {noise}", remedy)
         else:
-            message = (
-                "GaussianIBTransformer: beta is at or below the smallest critical value of "
-                "the fit rows (critical_betas_[0]): no direction of X informs the relevance "
-                "variable enough to be worth its cost. Raise beta above it."
+            self._note_cause(
+                "beta is at or below the smallest critical value of the fit rows "
+                "(critical_betas_[0]): no direction of X informs the relevance variable enough "
+                f"to be worth its cost, {noise}",
+                "raise beta above it",
+                DegenerateReleaseWarning,
             )
-            warn_user(message + noise, DegenerateReleaseWarning)
         return {
             "components": np.zeros((1, d)),
             "eigenvalues": exc.eigenvalues,
             "critical_betas": exc.critical_betas,
         }
 
-    def _private_critical_message(self, critical):
-        """A private fit below its critical value, with its cause: the noise of the estimates."""
+    def _private_critical_cause(self, critical):
+        """A private fit below its critical value: its cause (the estimates' noise), remedy."""
         cause = (
             "shows no direction in which X informs the relevance variable at all"
             if np.isinf(critical)
@@ -427,13 +439,11 @@ class GaussianIBTransformer(_GaussianMechanism):
             "critical value, critical_betas_[0])"
         )
         return (
-            "GaussianIBTransformer: the private estimate of the joint covariance of X and "
-            f"the relevance variable {cause}. With this few rows for the budget of the "
-            "private estimates (fit_epsilon, delta), the noise of the private covariance "
-            "hides the relation. Remedies: raise fit_epsilon, give a public clip_radius, fit "
-            "on more rows, or fit on public rows with fit_data='public'"
-            + ("" if np.isinf(critical) else "; or choose beta above critical_betas_[0]")
-            + "."
+            "the private estimate of the joint covariance of X and the relevance variable "
+            f"{cause}: with this few rows for the budget of the private estimates (fit_epsilon, "
+            "delta), the noise of the private covariance hides the relation",
+            PRIVATE_REMEDIES
+            + ("" if np.isinf(critical) else "; or choose beta above critical_betas_[0]"),
         )
 
     def _exponential_bound(self, A, cov_x, cov_xy, cov_y, cov_t, R):

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn_privacy.dp import clip_to_ball
 from sklearn_privacy.dp._clipping import row_norms_safe
 from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
-from sklearn_privacy.gaussian._private_fit import RowStatistics, check_n_units
+from sklearn_privacy.gaussian._private_fit import RowStatistics, count_people, person_units
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils import is_continuous
 from sklearn_privacy.utils._validation import as_2d, check_sensitive, relative_weights
@@ -92,8 +92,8 @@ class ArrayFitRows(RowStatistics):
     - ``leakage_covariance()``: the covariance of ``[extra, Z[:, :n_released]]``
       (``extra``: the design matrix of S when only ``leakage_`` reads it);
     - ``max_norm(center, stop)``: the largest norm of ``Z[:, :stop] - center``;
-    - ``n_units``, ``norm_histogram``, ``clipped_mean``, ``clipped_second_moment``: what a
-      private fit reads (see
+    - ``n_people``, ``total_is_public``, ``weight_share``, ``norm_histogram``,
+      ``clipped_mean``, ``clipped_second_moment``: what a private fit reads (see
       :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`).
 
     The noise of a private fit is drawn in the same order from either, so equal
@@ -107,12 +107,22 @@ class ArrayFitRows(RowStatistics):
         Design matrix of S, read only by ``leakage_covariance``.
     n_released : int or None
         The first ``n_released`` columns of ``Z`` are the released features.
-    unit : float, default=1.0
-        The public weight of one person (``max_person_weight``).
+    max_person_weight : float, default=1.0
+    weights : {"counts", "person"}, default="counts"
+        The public weight of one person and what a weight means (see
+        :func:`~sklearn_privacy.gaussian._private_fit.person_units`).
     """
 
-    def __init__(self, Z, sample_weight=None, extra=None, n_released=None, unit=1.0):
-        super().__init__(Z, sample_weight, unit)
+    def __init__(
+        self,
+        Z,
+        sample_weight=None,
+        extra=None,
+        n_released=None,
+        max_person_weight=1.0,
+        weights="counts",
+    ):
+        super().__init__(Z, sample_weight, max_person_weight, weights)
         self.extra = extra
         self.n_extra = 0 if extra is None else extra.shape[1]
         self.n_released = Z.shape[1] if n_released is None else n_released
@@ -222,8 +232,14 @@ def _bin_sums(bins, w, Z, norms):
     return np.asarray(indicator @ Z), np.asarray(indicator @ unit)
 
 
-def first_pass(block, private, want_moments):
-    """Total weight, column peaks, moments and (private) the norm histogram with bin sums."""
+def _people(w, people):
+    """The weights in people (``people``: ``(max_person_weight, weights)``) and the rows over."""
+    return person_units(w, *people, w.shape[0])
+
+
+def first_pass(block, private, want_moments, people):
+    """Total weight, column peaks, moments and (private) the people, their norm histogram
+    with bin sums (in people), and the rows heavier than one person."""
     if block is None:
         return None
     Z, extra, w = block
@@ -237,10 +253,12 @@ def first_pass(block, private, want_moments):
             centred = full - mean
             out["mean"], out["m2"] = mean, (centred.T * w) @ centred
     if private:
+        units, out["heavy"] = _people(w, people)
+        out["units"], out["rows"] = float(units.sum()), Z.shape[0]
         norms = row_norms_safe(Z)
         bins = log2_bins(norms)
-        out["histogram"] = np.bincount(bins, weights=w, minlength=N_BINS).astype(float)
-        out["sums"], out["unit_sums"] = _bin_sums(bins, w, Z, norms)
+        out["histogram"] = np.bincount(bins, weights=units, minlength=N_BINS).astype(float)
+        out["sums"], out["unit_sums"] = _bin_sums(bins, units, Z, norms)
     return out
 
 
@@ -259,32 +277,32 @@ def combine_first(a, b):
         out["mean"] = a["mean"] + delta * share
         with np.errstate(over="ignore", invalid="ignore"):
             out["m2"] = a["m2"] + b["m2"] + np.outer(delta, delta) * (a["total"] * share)
-    for key in ("histogram", "sums", "unit_sums"):
+    for key in ("histogram", "sums", "unit_sums", "heavy", "units", "rows"):
         if key in a:
             out[key] = a[key] + b[key]
     return out
 
 
-def histogram_pass(block, center):
+def histogram_pass(block, center, people):
     if block is None:
         return None
     Z, _, w = block
-    return log2_histogram(row_norms_safe(Z - center), w)
+    return log2_histogram(row_norms_safe(Z - center), _people(w, people)[0])
 
 
-def clipped_sum_pass(block, center, radius):
+def clipped_sum_pass(block, center, radius, people):
     if block is None:
         return None
     Z, _, w = block
-    return w @ clip_to_ball(Z, radius, center)
+    return _people(w, people)[0] @ clip_to_ball(Z, radius, center)
 
 
-def second_moment_pass(block, center, radius):
+def second_moment_pass(block, center, radius, people):
     if block is None:
         return None
     Z, _, w = block
     Zc = clip_to_ball(Z, radius, center)
-    return (Zc.T * w) @ Zc
+    return (Zc.T * _people(w, people)[0]) @ Zc
 
 
 def max_norm_pass(block, center, stop):
@@ -329,13 +347,31 @@ class DaskFitRows:
         Whether the first pass gathers what a private fit reads.
     want_moments : bool
         Whether the first pass computes the (non-private) moments.
-    unit : float, default=1.0
-        The public weight of one person (``max_person_weight``).
+    max_person_weight : float, default=1.0
+    weights : {"counts", "person"}, default="counts"
+        As for :class:`ArrayFitRows`.
+    has_weights : bool, default=True
+        Whether the rows came with ``sample_weight`` (else all weigh one person).
     """
 
-    def __init__(self, blocks, *, n_features, n_extra, n_released, private, want_moments, unit=1.0):
+    def __init__(
+        self,
+        blocks,
+        *,
+        n_features,
+        n_extra,
+        n_released,
+        private,
+        want_moments,
+        max_person_weight=1.0,
+        weights="counts",
+        has_weights=True,
+    ):
         self._blocks = blocks
-        self.unit = float(unit)
+        self.max_person_weight = float(max_person_weight)
+        self.weights = weights
+        self.total_is_public = weights == "counts" or not has_weights
+        self._people = (self.max_person_weight, weights)
         self.n_features = n_features
         self.n_extra = n_extra
         self.n_released = n_released
@@ -354,7 +390,11 @@ class DaskFitRows:
     def first(self):
         if self._first is None:
             first = self._run(
-                first_pass, combine_first, self._private, self._want_moments or self.n_extra > 0
+                first_pass,
+                combine_first,
+                self._private,
+                self._want_moments or self.n_extra > 0,
+                self._people,
             )
             if first is None or first["total"] <= 0:
                 raise ValueError("X has no rows of positive weight.")
@@ -366,9 +406,17 @@ class DaskFitRows:
         return self.first["total"]
 
     @property
-    def n_units(self):
-        """Total weight in units of one person's (what a private fit counts)."""
-        return check_n_units(self.total_weight, self.unit)
+    def n_people(self):
+        """The public number of people (see :func:`count_people`)."""
+        first = self.first
+        return count_people(np.array([first["units"]]), self.weights, first["rows"])
+
+    @property
+    def n_heavy(self):
+        return self.first["heavy"]
+
+    def weight_share(self):
+        return self.first["units"] / self.n_people
 
     def peaks(self):
         return self.first["peaks"]
@@ -387,24 +435,32 @@ class DaskFitRows:
     def max_norm(self, center, stop=None):
         return self._run(max_norm_pass, maximum, np.asarray(center, float), stop)
 
-    # The statistics of a private fit (as RowStatistics): counts in units, weighted means.
+    # The statistics of a private fit (as RowStatistics): counts in people, sums over the
+    # people divided by their number.
+    def _per_person(self):
+        return 1.0 / (self.first["units"] if self.total_is_public else self.n_people)
+
     def norm_histogram(self, center=None):
         if center is None:
-            return self.first["histogram"] / self.unit
-        return self._run(histogram_pass, add, np.asarray(center, float)) / self.unit
+            return self.first["histogram"]
+        return self._run(histogram_pass, add, np.asarray(center, float), self._people)
 
     def clipped_mean(self, radius, center=None):
         if center is not None:
-            total = self._run(clipped_sum_pass, add, np.asarray(center, float), float(radius))
-            return total / self.total_weight
+            total = self._run(
+                clipped_sum_pass, add, np.asarray(center, float), float(radius), self._people
+            )
+            return total * self._per_person()
         first = self.first
         k = int(np.searchsorted(bin_edges(), radius))
         if k >= N_BINS or bin_edges()[k] != radius:  # pragma: no cover
             raise ValueError("clipped_sum reads the bin sums: radius must be a bin edge.")
         inside = first["sums"][: k + 1].sum(axis=0)
         outside = radius * first["unit_sums"][k + 1 :].sum(axis=0)
-        return (inside + outside) / self.total_weight
+        return (inside + outside) * self._per_person()
 
     def clipped_second_moment(self, center, radius):
-        moment = self._run(second_moment_pass, add, np.asarray(center, float), float(radius))
-        return moment / self.total_weight
+        moment = self._run(
+            second_moment_pass, add, np.asarray(center, float), float(radius), self._people
+        )
+        return moment * self._per_person()

@@ -14,7 +14,13 @@ from sklearn_privacy.dp._clipping import (
     clip_factors,
     norms_from_squares,
 )
-from sklearn_privacy.dp._grid_noise import grid_sensitivity, grid_sigma, noisy_on_grid
+from sklearn_privacy.dp._grid_noise import (
+    GRID_STEP,
+    grid_sensitivity,
+    grid_sigma,
+    grid_step,
+    noisy_on_grid,
+)
 from sklearn_privacy.dp._radius import (
     BEYOND_LARGEST,
     HISTOGRAM_CHANGES,
@@ -28,7 +34,8 @@ from sklearn_privacy.dp._radius import (
 __all__ = [
     "PrivateMoments",
     "RowStatistics",
-    "check_n_units",
+    "count_people",
+    "person_units",
     "private_mean_covariance",
     "private_mean_covariance_from_statistics",
 ]
@@ -49,6 +56,9 @@ _FIT_SHARES = {
 }
 _REFINEMENTS = 2
 _QUANTILE = 0.95
+# Share of the budget of the people's mean weight, when each row is one person of a private
+# weight (the other shares shrink to make room).
+_WEIGHT_SHARE = 0.05
 
 
 class RowStatistics:
@@ -62,31 +72,62 @@ class RowStatistics:
     ----------
     Z : ndarray of shape (n_samples, n_features)
     sample_weight : ndarray of shape (n_samples,), default=None
-        Units of weight of each row (a row of weight ``w`` counts ``w`` times).
-    unit : float, default=1.0
-        The public bound on the weight of one person: counts are in these
-        units, so moving one person's weight moves at most one unit. Never
-        read off the weights.
+    max_person_weight : float, default=1.0
+        The public weight of one person (see :func:`person_units`). Never read
+        off the weights.
+    weights : {"counts", "person"}, default="counts"
+        What a weight means (see :func:`person_units`).
     """
 
-    def __init__(self, Z, sample_weight=None, unit=1.0):
+    def __init__(self, Z, sample_weight=None, max_person_weight=1.0, weights="counts"):
         self.Z = Z
         self.sample_weight = sample_weight
-        self.unit = float(unit)
+        self.max_person_weight = float(max_person_weight)
+        self.weights = weights
         w = np.ones(Z.shape[0]) if sample_weight is None else sample_weight
         self._weights = w
         with np.errstate(over="ignore"):
             self.total_weight = float(w.sum())
-        # Means are formed with the weights over their largest (a scale that changes
-        # nothing but the rounding), so that no sum overflows, whatever the weights.
-        self._relative = w / w.max(initial=1.0) if w.size else w
         self.n_features = Z.shape[1]
         self._cached_key, self._cached = (), None  # the centred rows of the last centre
+        self._people = None
+
+    def _units(self):
+        """Each row's weight in people, the number of people and the rows over the bound."""
+        if self._people is None:
+            units, n_heavy = person_units(
+                self.sample_weight, self.max_person_weight, self.weights, self.Z.shape[0]
+            )
+            n_people = count_people(units, self.weights, self.Z.shape[0])
+            # Sums are formed with the units over their largest (a scale that changes
+            # nothing but the rounding), so that no sum overflows, whatever the counts.
+            relative = units / units.max(initial=1.0) if units.size else units
+            # the statistics are sums over the public number of people
+            per_person = 1.0 / relative.sum() if self.total_is_public else 1.0 / n_people
+            if not self.total_is_public:
+                per_person *= units.max(initial=1.0)
+            self._people = units, n_people, n_heavy, relative * per_person
+        return self._people
 
     @property
-    def n_units(self):
-        """The total weight in units of ``unit`` (see :func:`check_n_units`)."""
-        return check_n_units(self.total_weight, self.unit)
+    def n_people(self):
+        """The public number of people (see :func:`count_people`)."""
+        return self._units()[1]
+
+    @property
+    def n_heavy(self):
+        """Rows whose weight exceeds ``max_person_weight`` (clipped to it, ``weights="person"``)."""
+        return self._units()[2]
+
+    @property
+    def total_is_public(self):
+        """Whether the total weight in people is public: counts, or no weights at all."""
+        return self.sample_weight is None or self.weights == "counts"
+
+    def weight_share(self):
+        """The people's total weight over their number, in units of ``max_person_weight``."""
+        units, n_people = self._units()[:2]
+        return float(units.sum() / n_people)
 
     def _centred(self, center):
         """``Z - center`` and its squared row norms, kept for the last centre asked.
@@ -117,57 +158,102 @@ class RowStatistics:
         return rows, clip_to_ball(self.Z[rows], float(radius), center)
 
     def norm_histogram(self, center=None):
-        """:func:`~sklearn_privacy.dp._radius.log2_histogram` of ``||Z - center||``, in units."""
+        """:func:`~sklearn_privacy.dp._radius.log2_histogram` of ``||Z - center||``, in people."""
         Zc, squares = self._centred(center)
-        return log2_histogram(norms_from_squares(Zc, squares), self._weights / self.unit)
+        return log2_histogram(norms_from_squares(Zc, squares), self._units()[0])
 
     def clipped_mean(self, radius, center=None):
-        """Weighted mean of the rows minus ``center`` clipped to the ball of ``radius``."""
+        """The sum over the people of the rows minus ``center`` clipped to ``radius``, per person.
+
+        The weighted mean when the total is public (``total_is_public``), else
+        that mean times :meth:`weight_share`.
+        """
+        weight = self._units()[3]
         Zc, factor, plain = self._clip_factors(radius, center)
         if plain.all():
-            total = (factor * self._relative) @ Zc
-        else:
-            rows, clipped = self._clip_rest(plain, radius, center)
-            total = (factor * self._relative)[plain] @ Zc[plain] + self._relative[rows] @ clipped
-        return total / self._relative.sum()
+            return (factor * weight) @ Zc
+        rows, clipped = self._clip_rest(plain, radius, center)
+        return (factor * weight)[plain] @ Zc[plain] + weight[rows] @ clipped
 
     def clipped_second_moment(self, center, radius):
-        """Weighted mean of ``c c^T`` over the rows minus ``center`` clipped to ``radius``."""
+        """As :meth:`clipped_mean`, of ``c c^T`` for the clipped rows ``c``."""
+        weight = self._units()[3]
         Zc, factor, plain = self._clip_factors(radius, center)
         # sum_i w_i f_i^2 z_i z_i^T as Y^T Y, Y = sqrt(w_i) f_i z_i: a symmetric product
-        root = factor * np.sqrt(self._relative)
+        root = factor * np.sqrt(weight)
         Y = Zc * root[:, None] if plain.all() else Zc[plain] * root[plain, None]
         moment = Y.T @ Y
         if not plain.all():
             rows, clipped = self._clip_rest(plain, radius, center)
-            moment += (clipped.T * self._relative[rows]) @ clipped
-        return moment / self._relative.sum()
+            moment += (clipped.T * weight[rows]) @ clipped
+        return moment
 
 
-def check_n_units(total_weight, unit):
-    """``total_weight / unit``: how many people's weight the rows hold, finite and positive.
+# Whole counts add up exactly in float64 below 2^53: the number of people is then the
+# same, bit for bit, for every table that holds the same people.
+_MOST_PEOPLE = 2.0**53
 
-    The total weight is the number of rows of the expanded table, which the
-    replace-one neighbours of a private fit share (public).
+
+def person_units(sample_weight, max_person_weight, weights, n_rows):
+    """Each row's weight in people, and the number of rows above ``max_person_weight``.
+
+    ``weights="person"``: each row is one person, whose weight is clipped to
+    ``max_person_weight`` (the public bound): ``min(w, W) / W``, at most 1.
+    ``weights="counts"``: a row of weight ``w`` is ``w / W`` people (a table
+    of counts), a whole number; other weights are refused (a neighbour table
+    moves one person, which only whole counts do exactly).
     """
-    n_units = total_weight / unit
-    if not np.isfinite(n_units) or n_units <= 0:
+    if sample_weight is None:
+        return np.ones(n_rows), 0
+    w = np.asarray(sample_weight, dtype=float)
+    bound = float(max_person_weight)
+    if weights == "person":
+        return np.minimum(w, bound) / bound, int(np.count_nonzero(w > bound))
+    units = w / bound
+    whole = np.rint(units)
+    with np.errstate(invalid="ignore"):  # a count beyond float64 is refused by count_people
+        whole_counts = np.isinf(units) | (np.abs(units - whole) <= 1e-9 * np.maximum(whole, 1.0))
+    if not np.all(whole_counts):
         raise ValueError(
-            f"sample_weight adds up to {total_weight:.6g}, which is {n_units:.6g} units of "
-            f"max_person_weight={unit!r}: a private fit needs a finite, positive number of "
-            "units. Scale the weights, or max_person_weight with them."
+            "weights='counts' reads sample_weight as numbers of people, whole multiples of "
+            f"max_person_weight={max_person_weight!r}; some weights are not. Declare "
+            "weights='person' when each row is one person (its weight clipped to "
+            "max_person_weight), or give counts."
         )
-    return n_units
+    return whole, 0
+
+
+def count_people(units, weights, n_rows):
+    """The public number of people: the rows (``"person"``) or the sum of the counts.
+
+    Replace-one neighbours (``"person"``) share the number of rows; tables
+    that move one person from a row to another share the number of people,
+    a sum of whole numbers, exact in float64 whatever the order of the rows.
+    """
+    n_people = float(n_rows) if weights == "person" else float(units.sum())
+    if not n_people >= 1.0:
+        raise ValueError(
+            f"The rows hold {n_people:.6g} people (weights={weights!r}): a private fit needs "
+            "at least one. Give rows of positive sample_weight."
+        )
+    if not n_people <= _MOST_PEOPLE:
+        raise ValueError(
+            f"sample_weight counts more than 2^53 people in units of max_person_weight (about "
+            f"{_MOST_PEOPLE:.3g}; weights={weights!r}): counts that large no longer add up "
+            "exactly in float64, so the number of people would not be public. Check the "
+            "counts, or raise max_person_weight to the weight of one person."
+        )
+    return n_people
 
 
 def private_mean_covariance(
-    Z, mu, *, rng, accountant, radius=None, sample_weight=None, max_person_weight=1.0
+    Z, mu, *, rng, accountant, radius=None, sample_weight=None, max_person_weight=1.0,
+    weights="counts",
 ):
     """Mean, covariance and clipping radius of the rows of ``Z`` under a ``mu``-GDP budget.
 
-    See :func:`private_mean_covariance_from_statistics` for the estimates.
-    A row of ``sample_weight`` w counts w times; the guarantee covers moving
-    ``max_person_weight`` of weight (one person) from one row to another.
+    See :func:`private_mean_covariance_from_statistics` for the estimates and
+    :func:`person_units` for ``max_person_weight`` and ``weights``.
 
     Returns
     -------
@@ -179,7 +265,7 @@ def private_mean_covariance(
     if sample_weight is not None:
         sample_weight = np.asarray(sample_weight, float)
     fit = private_mean_covariance_from_statistics(
-        RowStatistics(Z, sample_weight, max_person_weight),
+        RowStatistics(Z, sample_weight, max_person_weight, weights),
         mu,
         rng=rng,
         accountant=accountant,
@@ -197,7 +283,11 @@ class PrivateMoments:
     estimate is unreliable (empty when all are sound). ``failed``: the noisy
     histogram of the row norms showed no scale at all, so nothing else was
     estimated (the mean is zero, the covariance the identity, the radius 1:
-    placeholders that a mechanism must not release from).
+    placeholders that a mechanism must not release from). ``noise_floor``:
+    eigenvalues of ``covariance`` at or below it are the noise's, floored
+    there, not estimated; ``trace``: the trace of the noisy second moment
+    around ``mean`` before the floor (an unbiased estimate of the clipped rows'
+    mean squared distance from ``mean``).
     """
 
     mean: np.ndarray
@@ -206,6 +296,8 @@ class PrivateMoments:
     starts: list
     problems: list = field(default_factory=list)
     failed: bool = False
+    noise_floor: float = 0.0
+    trace: float = float("nan")
 
 
 def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius=None):
@@ -214,6 +306,10 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
     The budget (``mu^2``) is split over Gaussian mechanisms, each recorded in
     ``accountant`` (shares in ``_FIT_SHARES``):
 
+    0. ``weight of the people``, only when each row is one person of a weight
+       read from ``sample_weight`` (``rows.total_is_public`` false): the mean
+       weight of a person (sensitivity one person over their public number),
+       which divides the sums below (post-processing);
     1. ``radius of the rows``: the noisy log2 histogram of the row norms gives
        ``r0``, about their 95 % quantile (:mod:`sklearn_privacy.dp._radius`);
        no range is assumed;
@@ -237,127 +333,229 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
        to ``R`` (upper triangle, Analyze Gauss), eigenvalues floored at the
        noise's spectral norm (post-processing).
 
-    ``rows`` has ``n_units`` (the total weight in units of one person's,
-    ``max_person_weight``), ``n_features``, ``norm_histogram(center)`` (counts
-    in those units), ``clipped_mean(radius, center)`` and
-    ``clipped_second_moment(center, radius)`` (weighted means; see
-    :class:`RowStatistics`); the noise is drawn from ``rng`` in the same
-    order whatever computes them, so equal statistics give equal estimates.
-    Moving one person's weight from one row to another moves one unit of
-    count and a clipped mean by at most ``2 R / n_units``.
+    ``rows`` has ``n_people`` (public, see :func:`count_people`),
+    ``total_is_public``, ``n_features``, ``norm_histogram(center)`` (counts in
+    people), ``clipped_mean(radius, center)``, ``clipped_second_moment(center,
+    radius)`` and ``weight_share()`` (sums over the people, divided by their
+    number; see :class:`RowStatistics`); the noise is drawn from ``rng`` in
+    the same order whatever computes them, so equal statistics give equal
+    estimates. Every sensitivity is a function of public facts (the number of
+    people, the parameters) and of estimates published before it: replacing
+    one person (or moving one of a count table) moves a count by one and a
+    sum over the people by at most ``2 R`` (a second moment ``sqrt(2) R^2``).
 
     Returns
     -------
     PrivateMoments
     """
-    d, n_units = rows.n_features, rows.n_units
-    public_radius = radius is not None
+    return _PrivateEstimates(rows, mu, rng, accountant, radius).run()
+
+
+class _PrivateEstimates:
+    """The steps of :func:`private_mean_covariance_from_statistics`, in its order."""
+
+    def __init__(self, rows, mu, rng, accountant, radius):
+        self.rows, self.mu, self.rng, self.accountant = rows, mu, rng, accountant
+        self.d, self.n_people = rows.n_features, rows.n_people
+        self.public_radius = radius is not None
+        self.radius = radius
+        self.shares = _shares(self.public_radius, rows.total_is_public)
+        self.problems = []
+        self.share = 1.0  # the mean weight of a person: 1 when the total is public
+
+    def run(self):
+        if not self.rows.total_is_public:
+            self.share = self._weight_share()
+        r0 = self._radius_of_rows()
+        if r0 is None:
+            # No scale can be read: any radius would be a guess, and a guess of 1e150
+            # releases noise of that size. Stop: the mechanism releases nothing.
+            self.problems.append(
+                "the private histogram of the row norms is all noise (no scale of the rows "
+                "could be read), so nothing is estimated and the release is the constant 0 "
+                "(fallback_='zeros')"
+            )
+            d = self.d
+            return PrivateMoments(np.zeros(d), np.eye(d), 1.0, [], self.problems, failed=True)
+        mean, reach, starts, error = self._centre(r0)
+        radius = self._final_radius(mean, reach, error)
+        cov, floor, trace = self._covariance(mean, radius)
+        return PrivateMoments(mean, cov, radius, starts, self.problems, False, floor, trace)
+
+    # ------------------------------------------------------------- mechanisms
+    def _release(self, name, label, signal, sensitivity, bound, n_coordinates):
+        """``signal`` with Gaussian noise on a grid, recorded as ``label``; and its sigma.
+
+        ``bound`` bounds every coordinate of the signal; sigma pays for the
+        rounding to the grid too (dp._grid_noise), so that the entry spends
+        exactly the share ``name`` of the budget.
+        """
+        mu = self.mu * np.sqrt(self.shares[name])
+        try:
+            sigma = grid_sigma(sensitivity, mu, bound, n_coordinates)
+        except ValueError as exc:
+            self._refuse_too_many_people(exc, mu, sensitivity, bound)
+        value = noisy_on_grid(signal, sigma, self.rng, bound / sigma)
+        sensitivity = grid_sensitivity(sensitivity, sigma, bound / sigma, n_coordinates)
+        self.accountant.spend(label, sensitivity=sensitivity, sigma=sigma)
+        return value, sigma
+
+    def _refuse_too_many_people(self, exc, mu, sensitivity, bound):
+        """A grid too coarse for the budget: name the number of people when it is the cause."""
+        if grid_step(bound * mu / sensitivity) > GRID_STEP and bound >= self.n_people:
+            raise ValueError(
+                f"The rows hold {self.n_people:.3g} people (weights="
+                f"{getattr(self.rows, 'weights', 'counts')!r}, in units of max_person_weight"
+                f"={getattr(self.rows, 'max_person_weight', 1.0)!r}): a count that large "
+                "cannot be rounded to the float-safe noise grid at this budget. Check the "
+                "counts and max_person_weight (the weight of one person), or declare "
+                "weights='person'."
+            ) from exc
+        raise exc
+
+    def _histogram_radius(self, center, name, label, interpolate):
+        """The private 95 % quantile of ``||z - center||`` (None when all is noise)."""
+        n = self.n_people  # a count is at most the number of people
+        mu = self.mu * np.sqrt(self.shares[name])
+        try:
+            sigma = grid_sigma(HISTOGRAM_SENSITIVITY, mu, n, HISTOGRAM_CHANGES)
+        except ValueError as exc:
+            self._refuse_too_many_people(exc, mu, HISTOGRAM_SENSITIVITY, n)
+        found = private_norm_quantile(
+            self.rows.norm_histogram(center), _QUANTILE, sigma, self.rng, interpolate, bound=n
+        )
+        sensitivity = grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, n / sigma, HISTOGRAM_CHANGES)
+        self.accountant.spend(label, sensitivity=sensitivity, sigma=sigma)
+        return found
+
+    # ------------------------------------------------------------------ steps
+    def _weight_share(self):
+        """Step 0: the people's mean weight (a share of ``max_person_weight``, in (0, 1])."""
+        share = np.array([self.rows.weight_share()])
+        noisy, sigma = self._release(
+            "weight", "weight of the people", share, 1.0 / self.n_people, 1.0, 1
+        )
+        noisy = float(noisy[0])
+        if noisy <= 2.0 * sigma:
+            self.problems.append(
+                "the private total of the weights is mostly noise (the people weigh far less "
+                "than max_person_weight)"
+            )
+        # post-processing: a mean weight lies in (0, 1]; below its noise it is not resolved
+        return float(np.clip(noisy, sigma, 1.0))
+
+    def _radius_of_rows(self):
+        """Step 1: ``r0``, the radius of the rows around the origin (a bin edge), or None."""
+        r0 = self._histogram_radius(None, "radius", "radius of the rows", False)
+        if r0 is not None and r0 > LARGEST_RADIUS:
+            # A post-processing of the private histogram: clipping the rows to 3e150
+            # would release a centre and a covariance far from theirs, silently.
+            raise ValueError(
+                f"The private {_QUANTILE} quantile of the row norms lies beyond "
+                f"{LARGEST_RADIUS:.3g}: " + BEYOND_LARGEST + "."
+            )
+        return r0
+
+    def _clipped_mean(self, name, label, radius, center=None):
+        """A private sum over the people of the rows clipped to ``radius``, per mean weight;
+        and the sum's noise deviation."""
+        sensitivity = 2.0 * radius / self.n_people
+        # a clipped mean's coordinate is at most the radius (times the share, at most 1)
+        value, sigma = self._release(
+            name, label, self.rows.clipped_mean(radius, center), sensitivity, radius, self.d
+        )
+        # sigma is the sum's: the next radius (a public choice) reads it, not the mean weight
+        return value / self.share, sigma
+
+    def _centre(self, r0):
+        """Steps 2-4: the first centre, its refinements, and their precision-weighted mean."""
+        centre, sigma = self._clipped_mean("mean", "mean", r0)
+        estimates, starts = [(centre, sigma)], []
+        for _ in range(_REFINEMENTS):
+            error = _noise_norm(sigma, self.d)
+            if self.public_radius:
+                reach = self.radius + error
+            else:
+                found = self._histogram_radius(
+                    centre, "centred radius", "radius around the centre", True
+                )
+                if found is None:
+                    self._all_noise("radius around the centre")
+                reach = r0 + error if found is None else found
+            reach = float(np.clip(reach, SMALLEST_RADIUS, LARGEST_RADIUS))
+            starts.append(centre)
+            # the offset is released (the centre it starts from is public already)
+            offset, sigma = self._clipped_mean("centre", "centre", reach, centre)
+            centre = centre + offset
+            estimates.append((centre, sigma))
+        # Post-processing: the estimates carry independent noise (each refinement's
+        # offset cancels the noise of the centre it started from): weigh them by the
+        # inverse of their noise variances.
+        precisions = np.array([1.0 / sd**2 for _, sd in estimates])
+        mean = precisions @ np.array([c for c, _ in estimates]) / precisions.sum()
+        error = _noise_norm(1.0 / np.sqrt(precisions.sum()), self.d) / self.share
+        return mean, reach, starts, error
+
+    def _all_noise(self, label):
+        self.problems.append(f"the private histogram of the row norms ({label}) is all noise")
+
+    def _final_radius(self, mean, reach, mean_error):
+        """Step 5: the radius around the mean (the public one when given)."""
+        radius = self.radius
+        if not self.public_radius:
+            found = self._histogram_radius(mean, "final radius", "radius around the mean", True)
+            if found is None:
+                self._all_noise("radius around the mean")
+            radius = reach if found is None else found
+        radius = float(np.clip(radius, SMALLEST_RADIUS, LARGEST_RADIUS))
+        if mean_error > radius:
+            self.problems.append(
+                f"the private centre is uncertain by about {mean_error:.3g}, more than the "
+                f"radius {radius:.3g} of the rows around it"
+            )
+        return radius
+
+    def _covariance(self, mean, radius):
+        """Step 6: the covariance, its noise floor and the trace of the noisy moment."""
+        d = self.d
+        moment = self.rows.clipped_second_moment(mean, radius)
+        sensitivity = np.sqrt(2.0) * radius**2 / self.n_people
+        n_upper = d * (d + 1) // 2  # the upper triangle is released; an entry is at most R^2
+        noisy, sigma = self._release(
+            "covariance", "covariance", moment, sensitivity, radius**2, n_upper
+        )
+        cov = np.triu(noisy) / self.share
+        sigma /= self.share
+        cov = cov + np.triu(cov, 1).T
+        w, v = np.linalg.eigh(cov)
+        # Post-processing: eigenvalues below the noise's spectral norm (about
+        # 2 sigma sqrt(d)) are not resolved by the estimate; flooring them there keeps
+        # the covariance invertible and stops a direction that only the noise made
+        # small from looking almost noiseless to the mechanism designed on it.
+        floor = max(2.0 * sigma * np.sqrt(d), 1e-9 * max(float(w.max()), 0.0))
+        if float(w.max()) <= 1.25 * floor:
+            self.problems.append(
+                f"the private covariance is mostly noise (noise level {floor:.3g}, largest "
+                f"eigenvalue {float(w.max()):.3g})"
+            )
+        cov = (v * np.maximum(w, floor)) @ v.T
+        return 0.5 * (cov + cov.T), floor, float(np.trace(noisy)) / self.share
+
+
+def _shares(public_radius, total_is_public):
+    """The shares of the budget: a public radius gives the radii's shares to the covariance;
+    a private total of the weights takes ``_WEIGHT_SHARE`` from every other estimate."""
     shares = dict(_FIT_SHARES)
     if public_radius:
         shares["covariance"] += shares.pop("final radius") + _REFINEMENTS * shares.pop(
             "centred radius"
         )
-    problems = []
+    if not total_is_public:
+        shares = {name: share * (1.0 - _WEIGHT_SHARE) for name, share in shares.items()}
+        shares["weight"] = _WEIGHT_SHARE
+    return shares
 
-    def noise_for(name, sensitivity, bound, n_coordinates):
-        # Noise on a grid (dp._grid_noise) for a signal of at most ``bound`` per
-        # coordinate: sigma pays for the rounding too, so that the entry recorded
-        # (``record``) spends exactly the share. Returns sigma and the bound in sigmas.
-        sigma = grid_sigma(sensitivity, mu * np.sqrt(shares[name]), bound, n_coordinates)
-        return sigma, bound / sigma
 
-    def record(label, sensitivity, sigma, bound, n_coordinates):
-        sensitivity = grid_sensitivity(sensitivity, sigma, bound, n_coordinates)
-        accountant.spend(label, sensitivity=sensitivity, sigma=sigma)
-
-    def noise_norm(sigma):
-        # a bound on ||N(0, sigma^2 I_d)|| that holds with probability about 0.98
-        return sigma * (np.sqrt(d) + 2.0)
-
-    def centred_radius(center, name, label):
-        # a count is at most n_units
-        sigma, bound = noise_for(name, HISTOGRAM_SENSITIVITY, n_units, HISTOGRAM_CHANGES)
-        found = private_norm_quantile(
-            rows.norm_histogram(center), _QUANTILE, sigma, rng, interpolate=True, bound=n_units
-        )
-        record(label, HISTOGRAM_SENSITIVITY, sigma, bound, HISTOGRAM_CHANGES)
-        if found is None:
-            problems.append(f"the private histogram of the row norms ({label}) is all noise")
-        return found
-
-    sigma, bound = noise_for("radius", HISTOGRAM_SENSITIVITY, n_units, HISTOGRAM_CHANGES)
-    r0 = private_norm_quantile(rows.norm_histogram(None), _QUANTILE, sigma, rng, bound=n_units)
-    record("radius of the rows", HISTOGRAM_SENSITIVITY, sigma, bound, HISTOGRAM_CHANGES)
-    if r0 is None:
-        # No scale can be read: any radius would be a guess, and a guess of 1e150
-        # releases noise of that size. Stop: the mechanism releases nothing.
-        problems.append(
-            "the private histogram of the row norms is all noise (no scale of the rows "
-            "could be read), so nothing is released"
-        )
-        return PrivateMoments(np.zeros(d), np.eye(d), 1.0, [], problems, failed=True)
-    if r0 > LARGEST_RADIUS:
-        # A post-processing of the private histogram: clipping the rows to 3e150
-        # would release a centre and a covariance far from theirs, silently.
-        raise ValueError(
-            f"The private {_QUANTILE} quantile of the row norms lies beyond "
-            f"{LARGEST_RADIUS:.3g}: " + BEYOND_LARGEST + "."
-        )
-
-    sens = 2.0 * r0 / n_units
-    sigma, bound = noise_for("mean", sens, r0, d)  # a clipped mean's coordinate is at most r0
-    centre = noisy_on_grid(rows.clipped_mean(r0), sigma, rng, bound)
-    record("mean", sens, sigma, bound, d)
-    estimates, starts = [(centre, sigma)], []
-    for _ in range(_REFINEMENTS):
-        error = noise_norm(sigma)
-        if public_radius:
-            reach = radius + error
-        else:
-            found = centred_radius(centre, "centred radius", "radius around the centre")
-            reach = r0 + error if found is None else found
-        reach = float(np.clip(reach, SMALLEST_RADIUS, LARGEST_RADIUS))
-        sens = 2.0 * reach / n_units
-        sigma, bound = noise_for("centre", sens, reach, d)
-        starts.append(centre)
-        # the offset is released (the centre it starts from is public already)
-        centre = centre + noisy_on_grid(rows.clipped_mean(reach, centre), sigma, rng, bound)
-        record("centre", sens, sigma, bound, d)
-        estimates.append((centre, sigma))
-    # Post-processing: the estimates carry independent noise (each refinement's
-    # offset cancels the noise of the centre it started from): weigh them by the
-    # inverse of their noise variances.
-    precisions = np.array([1.0 / sd**2 for _, sd in estimates])
-    mean = precisions @ np.array([c for c, _ in estimates]) / precisions.sum()
-    mean_error = noise_norm(1.0 / np.sqrt(precisions.sum()))
-
-    if not public_radius:
-        found = centred_radius(mean, "final radius", "radius around the mean")
-        radius = reach if found is None else found
-    radius = float(np.clip(radius, SMALLEST_RADIUS, LARGEST_RADIUS))
-    if mean_error > radius:
-        problems.append(
-            f"the private centre is uncertain by about {mean_error:.3g}, more than the "
-            f"radius {radius:.3g} of the rows around it"
-        )
-
-    moment = rows.clipped_second_moment(mean, radius)
-    sens = np.sqrt(2.0) * radius**2 / n_units
-    n_upper = d * (d + 1) // 2  # the upper triangle is released; an entry is at most R^2
-    sigma, bound = noise_for("covariance", sens, radius**2, n_upper)
-    cov = np.triu(noisy_on_grid(moment, sigma, rng, bound))
-    cov = cov + np.triu(cov, 1).T
-    record("covariance", sens, sigma, bound, n_upper)
-    w, v = np.linalg.eigh(cov)
-    # Post-processing: eigenvalues below the noise's spectral norm (about
-    # 2 sigma sqrt(d)) are not resolved by the estimate; flooring them there keeps
-    # the covariance invertible and stops a direction that only the noise made
-    # small from looking almost noiseless to the mechanism designed on it.
-    floor = max(2.0 * sigma * np.sqrt(d), 1e-9 * max(float(w.max()), 0.0))
-    if float(w.max()) <= 1.25 * floor:
-        problems.append(
-            f"the private covariance is mostly noise (noise level {floor:.3g}, largest "
-            f"eigenvalue {float(w.max()):.3g})"
-        )
-    cov = (v * np.maximum(w, floor)) @ v.T
-    return PrivateMoments(mean, 0.5 * (cov + cov.T), radius, starts, problems)
+def _noise_norm(sigma, d):
+    """A bound on ``||N(0, sigma^2 I_d)||`` that holds with probability about 0.98."""
+    return sigma * (np.sqrt(d) + 2.0)

@@ -32,13 +32,24 @@ random_state : int, RandomState instance, Generator or None, default=None
     experiments and warns with
     :class:`~sklearn_privacy.exceptions.PrivacyLeakWarning`: releases made
     from one seed can be subtracted, and the saved model carries the seed.""",
+    "weights": """\
+weights : {"person", "counts"}, default="person"
+    What a ``sample_weight`` means to a private fit (``fit_data="private"``;
+    public fits count a weight as copies of its row):
+
+    - "person": each row is one person, of weight up to ``max_person_weight``;
+      heavier rows are clipped to it, with a warning that says how many and
+      what to declare. The number of rows is public; the weights are not (their
+      total is estimated privately).
+    - "counts": a row of weight ``w`` is ``w / max_person_weight`` people with
+      the same values (a table of distinct rows and their counts, whole
+      numbers): it fits exactly as its expanded rows, and the number of people
+      (the sum of the counts) is public.""",
     "max_person_weight": """\
 max_person_weight : float, default=1.0
-    With ``fit_data="private"``: the largest total ``sample_weight`` one person
-    contributes, a public bound the sensitivities use (no weight is read or refused).
-    1 protects one person of a table of counts (a row of weight ``w`` is ``w`` people);
-    give ``W`` when each row is one person of weight up to ``W`` (survey weights).
-    Public fits ignore it.""",
+    With ``fit_data="private"``: the weight of one person, a public bound that
+    the sensitivities use, never read off the rows (see ``weights``). Survey
+    weights up to ``W`` declare ``W``. Public fits ignore it.""",
     "verbose": """\
 verbose : int, default=0
     Progress of the fit: ``0`` silent; ``1`` a progress bar (tqdm, on

@@ -247,11 +247,12 @@ def test_public_fits_record_the_rounding_of_their_release():
     X = rng.normal(size=(2000, 4)) * [3.0, 1.0, 0.5, 0.1]
     y = X[:, 0] + rng.normal(size=2000)
     l2 = L2CompressionDP(epsilon=None, beta=2.0, clip_radius=3.0, fit_data="public").fit(X)
-    assert l2.n_components_ < 4  # pruned: the rounding counts the 4 it could have kept
+    k = l2.n_components_
+    assert k < 4  # pruned: the rounding counts the k coordinates released (it counted 4)
     noiseless = 2 * 3.0 * np.max(l2.scale_ / np.sqrt(l2.noise_variance_))
-    assert l2.sensitivity_ == pytest.approx(noiseless + GAMMA * np.sqrt(4), rel=1e-12)
+    assert l2.sensitivity_ == pytest.approx(noiseless + GAMMA * np.sqrt(k), rel=1e-12)
     assert l2.epsilon_ == pytest.approx(
-        gaussian_dp_epsilon_from_mu(noiseless + GAMMA * 2.0, 1e-5), rel=1e-12
+        gaussian_dp_epsilon_from_mu(noiseless + GAMMA * np.sqrt(k), 1e-5), rel=1e-12
     )
     gib = GaussianIBTransformer(beta=20.0, clip_radius=3.0, fit_data="public").fit(X, y)
     noiseless = 2 * 3.0 * np.linalg.norm(gib.components_, 2)
@@ -302,7 +303,8 @@ def test_a_private_fit_s_epsilon_is_its_ledger_by_hand():
         )
         by_hand.spend(e.name, sensitivity=noiseless + rounding, sigma=e.sigma)
     release = 2 * mech.radius_ * np.max(mech.scale_ / np.sqrt(mech.noise_variance_))
-    by_hand.spend("release", sensitivity=release + GAMMA * np.sqrt(d), sigma=1.0)
+    # the release rounds the k coordinates it keeps
+    by_hand.spend("release", sensitivity=release + GAMMA * np.sqrt(mech.n_components_), sigma=1.0)
     assert mech.epsilon_ == pytest.approx(by_hand.epsilon(1e-5), rel=1e-12)
     assert mech.epsilon_ == pytest.approx(3.0, rel=1e-9)
 

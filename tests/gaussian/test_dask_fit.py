@@ -16,7 +16,7 @@ from dask.callbacks import Callback  # noqa: E402
 # DP fits here (dask fits run on small data at the default epsilon) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
@@ -208,15 +208,17 @@ def test_sample_weight_on_dask_equals_the_weighted_fit_in_memory():
     X, s, _ = _data(n=800, seed=5)
     counts = np.random.default_rng(1).integers(0, 4, X.shape[0])
     expanded = np.repeat(X, counts, axis=0)
-    for fit_data in ("public", "private"):
-        params = dict(epsilon=2.0, fit_data=fit_data, random_state=0)
+    for fit_data, weights in [("public", "person"), ("private", "person"), ("private", "counts")]:
+        params = dict(epsilon=2.0, fit_data=fit_data, weights=weights, random_state=0)
         lazy = L2CompressionDP(**params).fit(
             da.from_array(X, chunks=300), sample_weight=da.from_array(counts, chunks=250)
         )
         eager = L2CompressionDP(**params).fit(X, sample_weight=counts)
         assert_same_fit(lazy, eager, L2_ATTRIBUTES[:-1])
+        if fit_data == "private" and weights == "person":
+            continue  # each row one person: not the expanded rows
         rows = L2CompressionDP(**params).fit(expanded)
-        # counts are people (max_person_weight=1): the expanded rows' fit, private too
+        # counts declared as people: the expanded rows' fit, private too
         assert_same_fit(lazy, rows, ["mean_", "covariance_", "radius_"])
         assert [(e.name, e.sensitivity, e.sigma) for e in lazy.accountant_.spends] == [
             (e.name, e.sensitivity, e.sigma) for e in rows.accountant_.spends
@@ -253,11 +255,18 @@ def test_clipped_sums_from_bin_sums_match_clipping_every_row():
     w = rng.integers(1, 4, Z.shape[0]).astype(float)
     blocks = [dask.delayed((Z[i : i + 600], None, w[i : i + 600])) for i in range(0, 2000, 600)]
     rows = DaskFitRows(
-        blocks, n_features=3, n_extra=0, n_released=3, private=True, want_moments=False, unit=0.5
+        blocks,
+        n_features=3,
+        n_extra=0,
+        n_released=3,
+        private=True,
+        want_moments=False,
+        max_person_weight=0.5,
+        weights="counts",
     )
     assert rows.total_weight == w.sum()
-    u = w / 0.5  # a private fit counts in units of one person's weight (max_person_weight)
-    assert rows.n_units == pytest.approx(u.sum())
+    u = w / 0.5  # a private fit counts people, in units of max_person_weight
+    assert rows.n_people == u.sum()
     p = w / w.sum()  # the means it reads
     norms = np.linalg.norm(Z, axis=1)
     edges = bin_edges()

@@ -33,12 +33,12 @@ from sklearn_privacy import (
     PrivacyFunnelTransformer,
 )
 from sklearn_privacy.dp import GaussianAccountant
-from sklearn_privacy.exceptions import PrivacyLeakWarning, PrivateFitWarning
+from sklearn_privacy.exceptions import PrivacyLeakWarning
 
 # DP fits here (attacks fit at small budgets or on few rows on purpose) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
@@ -181,38 +181,45 @@ def test_a_heavy_row_is_told_apart_no_better_than_the_guarantee_allows():
 
 
 @pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.PrivacyLeakWarning")
-def test_the_declared_weight_of_a_person_enters_the_sensitivities_and_tiny_sums_are_refused():
+def test_the_ledger_counts_people_and_refusals_name_the_people():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20000, 2))
     w = np.ones(20000)
     w[0] = 10.0
-    for person, r0_times in [(1.0, 1.0), (10.0, 10.0), (0.25, 0.25)]:
-        mech = L2CompressionDP(clip_radius=3.0, max_person_weight=person, random_state=0)
-        mean = next(e for e in mech.fit(X, sample_weight=w).accountant_.spends if e.name == "mean")
-        # recorded: 2 r0 person / sum(w), plus the rounding of the noise grid (sigma 2^-20
-        # per coordinate, dp._grid_noise); r0 is a radius of the private grid, a power of two
+    # the mean's sensitivity is 2 r0 / (the public number of people), plus the rounding of
+    # the noise grid (sigma 2^-20 per coordinate, dp._grid_noise); r0 is a power of two
+    cases = [("person", 1.0, 20000), ("person", 10.0, 20000), ("counts", 1.0, w.sum())]
+    for weights, person, n_people in [*cases, ("counts", 0.5, 2 * w.sum())]:
+        mech = L2CompressionDP(
+            clip_radius=3.0, weights=weights, max_person_weight=person, random_state=0
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # weight 10 > 1: clipped, warned
+            spends = mech.fit(X, sample_weight=w).accountant_.spends
+        mean = next(e for e in spends if e.name == "mean")
         noiseless = mean.sensitivity - mean.sigma * 2.0**-20 * np.sqrt(X.shape[1])
-        r0 = noiseless * w.sum() / (2 * r0_times)
+        r0 = noiseless * n_people / 2
         assert np.log2(r0) == pytest.approx(round(np.log2(r0)), abs=1e-9)
-    # one person of weight 1e300 is the whole data set: nothing can be estimated, and the
-    # fit says so and releases nothing (an early version: mean_ was that row, epsilon_
-    # read 1.0). Seeded: the histogram's threshold lets one noise histogram in a thousand
-    # through (dp/_radius.py, _FALSE_BIN); with fresh noise 5 of 5000 fits read a scale
-    # off the noise and released 2 components, and this test failed 1 run in 1000.
+        # a private mean weight only where the weights of people are private
+        assert (spends[0].name == "weight of the people") == (weights == "person")
+    # one person of weight 1e300 (the default reading): clipped to one person, said, fitted
     w[0] = 1e300
-    params = dict(clip_radius=3.0, max_person_weight=1e300, random_state=0)
-    with pytest.warns(PrivateFitWarning, match="no scale of the rows"):
-        heavy = L2CompressionDP(**params).fit(X, sample_weight=w)
-    assert heavy.n_components_ == 0 and np.all(heavy.transform(X[:3]) == 0)
-    assert np.isfinite(heavy.epsilon_)
-    # a billion people on one row (a count): the data set is about that row
+    with pytest.warns(UserWarning, match="1 of the 20000 rows weigh more than max_person_weig"):
+        heavy = L2CompressionDP(clip_radius=3.0, random_state=0).fit(X, sample_weight=w)
+    assert np.all(np.abs(heavy.mean_) < 0.1)  # not the heavy row's values
+    # 1e300 people, or a person of weight 1e-300: the cause is the number of people
+    for weights, person in [(w, 1.0), (np.ones(20000), 1e-300)]:
+        mech = L2CompressionDP(weights="counts", max_person_weight=person)
+        with pytest.raises(ValueError, match="more than 2.53 people .* weights='counts'"):
+            mech.fit(X, sample_weight=weights)
+    # a billion people on one row (a declared count): the data set is about that row
     w[0] = 1e9
-    crowd = L2CompressionDP(clip_radius=3.0, random_state=0).fit(X, sample_weight=w)
-    np.testing.assert_allclose(crowd.mean_, X[0], atol=1e-3)
+    crowd = L2CompressionDP(clip_radius=3.0, weights="counts", random_state=0)
+    np.testing.assert_allclose(crowd.fit(X, sample_weight=w).mean_, X[0], atol=1e-3)
+    with pytest.raises(ValueError, match="whole multiples of max_person_weight=1.0"):
+        L2CompressionDP(weights="counts").fit(X[:500], sample_weight=np.full(500, 1e-3))
     with pytest.raises(ValueError, match="adds up to 0.5"):
-        L2CompressionDP().fit(X[:500], sample_weight=np.full(500, 1e-3))
-    with pytest.raises(ValueError, match="units of max_person_weight=1e-300"):
-        L2CompressionDP(max_person_weight=1e-300).fit(X, sample_weight=np.full(20000, 1e10))
+        L2CompressionDP(fit_data="public").fit(X[:500], sample_weight=np.full(500, 1e-3))
 
 
 def test_a_count_table_fits_as_its_expanded_rows_and_its_ledger_tells_no_one():
@@ -228,7 +235,11 @@ def test_a_count_table_fits_as_its_expanded_rows_and_its_ledger_tells_no_one():
         np.repeat(rows, counts.astype(int), axis=0),
         np.repeat(y, counts.astype(int)),
     )
-    for cls, params in [(L2CompressionDP, {}), (GaussianIBTransformer, dict(fit_epsilon=1.0))]:
+    declared = dict(weights="counts")
+    for cls, params in [
+        (L2CompressionDP, declared),
+        (GaussianIBTransformer, dict(fit_epsilon=1.0, **declared)),
+    ]:
         table = cls(**params, random_state=0).fit(rows, y, sample_weight=counts)
         expanded = cls(**params, random_state=0).fit(X_expanded, y_expanded)
         assert [(e.name, e.sensitivity, e.sigma) for e in table.accountant_.spends] == [

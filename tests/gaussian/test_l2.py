@@ -13,7 +13,7 @@ from sklearn_privacy.theory import gaussian_rate_distortion, gaussian_rate_disto
 # DP fits here (solver and accounting checks at small budgets on few rows) release under 1 %
 # of the variance and warn "almost pure noise" (tested below, where the filter is lifted).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
@@ -63,9 +63,9 @@ def test_dp_audit_at_extremes_of_clipping_ball(epsilon):
     assert mech.epsilon_ == pytest.approx(epsilon, rel=1e-9)
     x, xp, A, lam = _worst_pair(mech)
     # the worst pair attains the delta of the noiseless release's sensitivity; the noise
-    # grid's rounding (2^-20 sd in each of the d coordinates the release may keep) is
+    # grid's rounding (2^-20 sd in each of the k coordinates the release keeps) is
     # the rest of sensitivity_, which the accountant records
-    noiseless = mech.sensitivity_ - 2**-20 * np.sqrt(X.shape[1])
+    noiseless = mech.sensitivity_ - 2**-20 * np.sqrt(mech.n_components_)
     assert _pld_delta(epsilon, x, xp, A, lam) == pytest.approx(
         gaussian_delta(epsilon, 1.0, noiseless), rel=1e-5
     )

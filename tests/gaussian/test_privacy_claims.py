@@ -23,7 +23,7 @@ from sklearn_privacy.utils import sensitive_design_matrix
 # DP fits here (claims are checked at small budgets on purpose) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
@@ -73,39 +73,55 @@ def _noiseless(entry, m):
     return entry.sensitivity - entry.sigma * _GRID * np.sqrt(m)
 
 
+def _people(mech, w, n):
+    """Each row's weight in people, and the public number of people (as the fit counts)."""
+    if w is None:
+        return np.ones(n), float(n)
+    bound = getattr(mech, "max_person_weight", 1.0)
+    if getattr(mech, "weights", "counts") == "person":
+        return np.minimum(w, bound) / bound, float(n)
+    units = np.asarray(w, dtype=float) / bound
+    return units, float(units.sum())
+
+
 def actual_mu(mech, Z, Zp, w=None, releases=1, wp=None):
     """GDP shift of everything published for the neighbours Z, Zp with weights w, wp.
 
-    ``w``: the weights of the rows (``wp``, those of ``Zp``: ``w`` by default;
-    the two add up to the same total, as neighbours that move one person's
-    weight do); ``releases``: how many independent releases were published.
-    The recorded sensitivities are in units of ``max_person_weight``.
+    ``w``: the weights of the rows (``wp``, those of ``Zp``: ``w`` by default);
+    neighbours replace one person (``weights="person"``: one row and its weight)
+    or move one person of a count table. Every statistic is a sum over the
+    people divided by their public number; ``releases``: how many independent
+    releases were published.
     """
-    w = np.ones(Z.shape[0]) if w is None else np.asarray(w, dtype=float)
-    wp = w if wp is None else np.asarray(wp, dtype=float)
-    total, w_max = w.sum(), getattr(mech, "max_person_weight", 1.0)
+    u, n_people = _people(mech, w, Z.shape[0])
+    up = u if wp is None else _people(mech, wp, Zp.shape[0])[0]
     mus = []
     d = Z.shape[1]
     starts = iter(getattr(mech, "_refinement_starts", []))
     for entry in mech.accountant_.spends:
         if entry.name.startswith("radius"):
-            # a count changes by at most w_max per step: the recorded value is exact at worst
+            # a count changes by at most one person per bin: the recorded value is exact
             mus.append(entry.mu)
+        elif entry.name == "weight of the people":
+            shift = abs(u.sum() - up.sum()) / n_people
+            mus.append(float(shift) / entry.sigma + _GRID)
         elif entry.name == "mean":
-            r0 = _noiseless(entry, d) * total / (2.0 * w_max)
-            shift = np.linalg.norm((w @ _clip(Z, r0) - wp @ _clip(Zp, r0)) / total)
+            r0 = _noiseless(entry, d) * n_people / 2.0
+            shift = np.linalg.norm((u @ _clip(Z, r0) - up @ _clip(Zp, r0)) / n_people)
             mus.append(float(shift) / entry.sigma + _GRID * np.sqrt(d))
         elif entry.name == "centre":
-            reach = _noiseless(entry, d) * total / (2.0 * w_max)
+            reach = _noiseless(entry, d) * n_people / 2.0
             c1 = next(starts)
-            shift = np.linalg.norm((w @ _clip(Z, reach, c1) - wp @ _clip(Zp, reach, c1)) / total)
+            shift = np.linalg.norm(
+                (u @ _clip(Z, reach, c1) - up @ _clip(Zp, reach, c1)) / n_people
+            )
             mus.append(float(shift) / entry.sigma + _GRID * np.sqrt(d))
         elif entry.name == "covariance":
             n_upper = d * (d + 1) // 2
-            radius = np.sqrt(_noiseless(entry, n_upper) * total / (np.sqrt(2.0) * w_max))
+            radius = np.sqrt(_noiseless(entry, n_upper) * n_people / np.sqrt(2.0))
             c = mech._moments_mean
             A, B = _clip(Z, radius, c), _clip(Zp, radius, c)
-            diff = np.triu(((A.T * w) @ A - (B.T * wp) @ B) / total)
+            diff = np.triu(((A.T * u) @ A - (B.T * up) @ B) / n_people)
             mus.append(float(np.sqrt(np.sum(diff**2))) / entry.sigma + _GRID * np.sqrt(n_upper))
         elif entry.name == "release":
             continue  # counted below, from the map itself
@@ -198,13 +214,15 @@ def _random_config(seed):
             **common,
         )
     # how it is deployed: a count table (a neighbour moves one person), rows of one person
-    # of weight up to 3 (declared), a dask fit, a dask or copied release
+    # of a survey weight up to 3 (declared; a neighbour replaces a person by one of another
+    # weight), a dask fit, a dask or copied release
     weights = rng.choice(["none", "counts", "floats"], p=[0.5, 0.25, 0.25])
     w = {
         "none": None,
         "counts": rng.integers(1, 5, n).astype(float),
         "floats": rng.uniform(0.2, 3.0, n),
     }[weights]
+    mech.set_params(weights="counts" if weights == "counts" else "person")
     if weights == "floats":
         mech.set_params(max_person_weight=3.0)
     via_dask = bool(rng.random() < 0.3)
@@ -214,8 +232,8 @@ def _random_config(seed):
 
 # The audit draws budgets down to epsilon 0.001 and GIB's beta below its critical values on
 # purpose: "almost pure noise" and "one column of pure noise" releases are expected.
-@pytest.mark.filterwarnings("ignore:.* leaves the release almost pure noise:UserWarning")
-@pytest.mark.filterwarnings("ignore:.*one column of pure noise:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning")
+@pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning")
 @pytest.mark.parametrize("seed", range(420))
 def test_exact_delta_of_everything_published_is_at_most_delta(seed):
     """The audit: the fit, then one release (in memory, lazy) or one on each of two copies."""
@@ -244,11 +262,15 @@ def test_exact_delta_of_everything_published_is_at_most_delta(seed):
         pytest.skip(f"refused: {exc}")
     Z = _joint_rows(mech, X, y, s)
     Zp, wp = (_neighbours(rng, Z, scale) if mech.fit_data == "private" else Z), None
-    if w is not None and mech.max_person_weight == 1.0:
+    j = int(np.flatnonzero(np.any(Zp != Z, axis=1))[0]) if not np.array_equal(Zp, Z) else 0
+    if w is not None and mech.weights == "counts":
         # a count table: one person of a row moves to the neighbour's new row
-        j = int(np.flatnonzero(np.any(Zp != Z, axis=1))[0]) if not np.array_equal(Zp, Z) else 0
         Zp, wp = np.vstack([Z, Zp[j]]), np.append(w, 1.0)
         wp[j] -= 1.0
+    elif w is not None:
+        # one person replaced by another of any weight up to the bound
+        wp = w.copy()
+        wp[j] = 3.0 if w[j] < 1.5 else 0.2
     rows = X[:60]
     if release == "memory":
         mech.transform(rows)
@@ -419,7 +441,7 @@ def test_neighbouring_fits_of_the_information_bottleneck():
     assert public.epsilon_ == public.release_epsilon_
 
 
-@pytest.mark.filterwarnings("ignore:.* leaves the release almost pure noise:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning")
 @pytest.mark.parametrize(
     "std, epsilon, delta", [(5e-5, 1e-3, 1e-6), (1e-6, 1e-3, 1e-6), (1e-6, 1.0, 1e-5)]
 )
@@ -440,7 +462,7 @@ def test_pruning_every_component_warns():
     mech = L2CompressionDP(epsilon=None, beta=1.5, fit_data="public")
     mech.fit(X)  # beta s_max > 1: at least one component
     tiny = 1e-140 * np.random.default_rng(0).normal(size=(500, 2))
-    with pytest.warns(UserWarning, match="pruned every component"):
+    with pytest.warns(UserWarning, match="every component was pruned"):
         L2CompressionDP(epsilon=1e-3, clip_radius=1e10, fit_data="public").fit(tiny)
 
 

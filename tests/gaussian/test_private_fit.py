@@ -74,7 +74,7 @@ def test_too_few_rows_for_the_budget_warn_before_the_rows_are_read():
     _, caught = _fit(X, epsilon=1.0)
     assert caught, "no PrivateFitWarning"
     message = str(caught[0].message)
-    for words in ("rows are needed", "clip_radius", "fit_epsilon", "fit_data='public'"):
+    for words in ("too few people", "clip_radius", "fit_epsilon", "fit_data='public'"):
         assert words in message
     assert "60" not in message  # the text does not vary per fit: the default filter shows it once
     # a public radius and a budget large enough: no warning

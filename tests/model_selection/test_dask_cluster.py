@@ -19,7 +19,7 @@ from sklearn_privacy.model_selection import tradeoff_curve
 # DP fits here (plumbing checks fit on few rows) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:.* leaves the release almost pure noise:UserWarning"
+    "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
 
 
