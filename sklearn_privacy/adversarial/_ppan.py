@@ -648,7 +648,7 @@ class PPANTransformer(BaseMechanism):
         positions = getattr(self, "_label_positions", {})
         return map_label_columns(release, positions, self.release_columns_, decode=decode)
 
-    def _release_distribution(self, X, S):
+    def release_distribution(self, X, S):
         """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
         if self.release_ != "categorical":
             return None
@@ -662,7 +662,7 @@ class PPANTransformer(BaseMechanism):
         # float32 probabilities sum to 1 only to about 1e-7: renormalise in float64
         return probs / probs.sum(axis=1, keepdims=True)
 
-    def _distortion(self, X, Xt):
+    def mean_distortion(self, X, Xt):
         X = np.asarray(X, dtype=np.float64)
         Xt = np.asarray(self._map_label_columns(Xt, decode=False), dtype=np.float64)
         kind = self.distortion_measure_
@@ -676,7 +676,7 @@ class PPANTransformer(BaseMechanism):
                 "distortion='mutual_information' measures H(y | Z) through the fitted "
                 "posterior (distortion_); it defines no distortion between X and its release."
             )
-        return super()._distortion(X, Xt)
+        return super().mean_distortion(X, Xt)
 
     # ---------------------------------------------------------------- helpers
     def _check_discrete_sensitive(self, S):

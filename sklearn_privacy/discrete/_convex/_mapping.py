@@ -305,7 +305,7 @@ default="hamming"
     def _observes_sensitive(self):
         return self.observation == "full"
 
-    def _release_distribution(self, X, S):
+    def release_distribution(self, X, S):
         """``P(U = u | row)``: the rows of ``mapping_`` the rows select (exact leakage)."""
         return self.mapping_.reshape(-1, self.mapping_.shape[-1])[self._mapping_rows(X, S)]
 
@@ -316,7 +316,7 @@ default="hamming"
             rows = self._sensitive_alphabet.encode(S) * self.alphabet_.n_symbols_ + rows
         return rows
 
-    def _distortion(self, X, Xt):
+    def mean_distortion(self, X, Xt):
         """Mean distortion ``d(y, u)`` between released rows and their release."""
         y_codes = self.alphabet_.encode(X, handle_unknown="nearest")
         u_codes = RowIndex(self.output_records_).codes(Xt, name="Xt", unknown=-1)
