@@ -80,6 +80,11 @@ default="hamming"
     {smoothing}
     {max_categories}
     {handle_unknown}
+    {sensitive}
+        S is read as categories, one per distinct value (a float S of a few
+        values, such as 0.5 and 1.5, is two categories); each of its columns
+        obeys ``max_categories``, as the columns of ``X`` do.
+    {random_state_release}
     {verbose}
         Here ``1`` shows live bars on stderr: the first-order iterations
         against ``max_iter`` with the certified duality gap against ``tol``
@@ -89,11 +94,6 @@ default="hamming"
         solver starts, which ran, why one was abandoned). ``2`` adds the
         first-order path's figures every 10 iterations (on stdout).
         ``solver_options={"verbose": True}`` shows the conic solver's own log.
-    {sensitive}
-        S is read as categories, one per distinct value (a float S of a few
-        values, such as 0.5 and 1.5, is two categories); each of its columns
-        obeys ``max_categories``, as the columns of ``X`` do.
-    {random_state_release}
 
     Attributes
     ----------
@@ -199,8 +199,6 @@ default="hamming"
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    _randomized_release = True
-
     def __init__(
         self,
         max_distortion=0.1,
@@ -216,9 +214,9 @@ default="hamming"
         smoothing=0.0,
         max_categories=200,
         handle_unknown="nearest",
-        verbose=0,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
         self.max_distortion = max_distortion
         self.leakage = leakage
@@ -232,9 +230,9 @@ default="hamming"
         self.smoothing = smoothing
         self.max_categories = max_categories
         self.handle_unknown = handle_unknown
-        self.verbose = verbose
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
 
     # ------------------------------------------------------------- the hooks
     def _fit_on_joint(self, joint):
