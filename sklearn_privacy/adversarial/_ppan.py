@@ -46,7 +46,6 @@ _KEPT_X = 0.01
 _FLOAT32_SAFE = 1e18
 
 
-@Substitution()
 def _ppan_weights(sample_weight):
     """The weights as PPAN's losses use them: None when constant, else relative.
 
@@ -61,6 +60,7 @@ def _ppan_weights(sample_weight):
     return relative_weights(sample_weight)[0]
 
 
+@Substitution()
 class PPANTransformer(BaseMechanism):
     """Privacy-preserving adversarial network: a release mechanism trained against an adversary.
 
