@@ -58,14 +58,13 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         else the seeded release stream, which advances with every call (no two
         releases share noise).
 
-    They may also override ``_release_distribution(self, X, S)`` (the
-    probability of each release value for each row, for a finite output
-    alphabet: exact leakage), ``_distortion(self, X, Xt)`` (the mean
-    distortion between released columns and their release, used by the
-    distortion scorer), ``_start_lazy_release(self)`` (a mechanism that keeps
-    a ledger records the one release of a dask collection there) and
-    ``get_feature_names_out`` (when the release does not keep the input
-    columns).
+    They may also override the public :meth:`release_distribution` (for a
+    finite output alphabet: the leakage scorer's exact leakage) and
+    :meth:`mean_distortion` (the distortion scorer's measure), which the
+    scorers ask of a mechanism, ``get_feature_names_out`` (when the release
+    does not keep the input columns) and ``_start_lazy_release(self)`` (a
+    mechanism that keeps a ledger records the one release of a dask
+    collection there).
 
     Randomness at fit (a private estimate, a trained network) draws from
     ``self._fit_rng``, which exists during ``fit`` only: fresh OS entropy, or
@@ -365,27 +364,44 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         names = _check_feature_names_in(self, input_features)
         return np.asarray(names[self.release_columns_], dtype=object)
 
-    # ---------------------------------------------------------------- hooks
-    @abstractmethod
-    def _fit_mechanism(self, X, S, y, sample_weight):
-        """Fit on validated released columns ``X``, ``S`` (or None) and ``y``."""
-
-    @abstractmethod
-    def _release(self, X, S, rng):
-        """The release of validated ``X`` (S given when the mechanism observes it)."""
-
-    def _release_distribution(self, X, S):
+    def release_distribution(self, X, S):
         """``P(release = u | row)`` for each row, when the release takes finitely many values.
 
-        A mechanism with a finite output alphabet returns an array of shape
-        ``(n_rows, n_outputs)`` whose rows sum to 1 (its leakage on the rows is
-        then computed exactly, without sampling the release); others return
-        None.
+        The leakage scorers compute the leakage on the rows exactly from it,
+        without sampling the release.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_released)
+            The released columns, as :meth:`split_sensitive` returns them.
+        S : ndarray of shape (n_samples, n_sensitive) or None
+            S of the same rows (read by a mechanism whose release observes S).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_outputs) or None
+            Rows that sum to 1, for a mechanism with a finite output alphabet
+            and known probabilities; None otherwise (the default).
         """
         return None
 
-    def _distortion(self, X, Xt):
-        """Mean squared distortion ``E ||x - t||^2`` when the release keeps the columns."""
+    def mean_distortion(self, X, Xt):
+        """Mean distortion between released columns and their release.
+
+        The distortion scorer's measure; by default the mean squared distortion
+        ``E ||x - t||^2``, defined when the release keeps the columns.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_released)
+            The released columns, as :meth:`split_sensitive` returns them.
+        Xt : ndarray of shape (n_samples, n_features_out)
+            Their release (``transform``).
+
+        Returns
+        -------
+        float
+        """
         X = np.asarray(X, dtype=float)
         Xt = np.asarray(Xt, dtype=float)
         if X.shape != Xt.shape:
@@ -394,6 +410,15 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                 f"{X.shape[1]}: it defines no distortion between them."
             )
         return float(np.mean(np.sum((X - Xt) ** 2, axis=1)))
+
+    # ---------------------------------------------------------------- hooks
+    @abstractmethod
+    def _fit_mechanism(self, X, S, y, sample_weight):
+        """Fit on validated released columns ``X``, ``S`` (or None) and ``y``."""
+
+    @abstractmethod
+    def _release(self, X, S, rng):
+        """The release of validated ``X`` (S given when the mechanism observes it)."""
 
     # ----------------------------------------------------------- validation
     def _validate_X(self, X, *, reset):

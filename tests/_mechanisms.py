@@ -58,7 +58,7 @@ class RandomizedResponse(BaseMechanism):
         Xt[flip] = self.pool_[rng.choice(len(self.pool_), flip.sum(), p=self.pool_weights_)]
         return Xt
 
-    def _distortion(self, X, Xt):
+    def mean_distortion(self, X, Xt):
         return float(np.mean(np.any(X != Xt, axis=1)))
 
 

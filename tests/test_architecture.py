@@ -249,6 +249,24 @@ def test_the_ground_floor_calls_no_mechanism_hook():
             assert _hook_uses(path, hooks) == [], (path, _hook_uses(path, hooks))
 
 
+# The base and the modules it delegates to: they call the hooks the base declares.
+_MECHANISM_MACHINERY = {"_base", "_lazy", "_sensitive"}
+
+
+def test_only_the_mechanisms_call_their_hooks():
+    """What another room asks of a mechanism is public: the scorers read its release
+    distribution and distortion through ``release_distribution`` and ``mean_distortion``
+    (they called the private ``_release_distribution`` and ``_distortion``), and S through
+    ``split_sensitive``. Only the base, the modules it delegates to and the families call
+    the private hooks."""
+    hooks = _mechanism_hooks() | {"accountant_"}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        room = _room(_module_name(path, PACKAGE))
+        if room is None or room in FAMILIES | _MECHANISM_MACHINERY:
+            continue
+        assert _hook_uses(path, hooks) == [], (path, _hook_uses(path, hooks))
+
+
 def test_the_hook_check_sees_duck_typing(tmp_path):
     """The check above finds a call, a read and a ``hasattr`` by name."""
     path = tmp_path / "helper.py"
@@ -295,6 +313,58 @@ def test_no_room_imports_a_private_name_of_another_room():
     for path in sorted(PACKAGE.rglob("*.py")):
         module = _module_name(path, PACKAGE)
         assert _private_names_from_other_rooms(path, module) == [], path
+
+
+# (importer room, imported room) pairs still reaching a private module, with what closes them.
+_PRIVATE_MODULES_LEFT = {
+    ("adversarial", "information"),  # the sample estimates' own room (issue 37)
+    ("metrics", "information"),  # idem: LeakageEstimate and the estimators move out
+    ("plotting", "metrics"),  # is_privacy_scorer, find_mechanism of metrics._scorers
+}
+
+
+def _private_modules_of_other_rooms(path, module):
+    """``(line, module)`` where ``path`` imports a private module of another room that
+    does not stand on the ground floor (``utils`` is the shared toolbox)."""
+    room = _room(module)
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        target = _room(node.module)
+        if target in (None, room) or target in GROUND:
+            continue
+        if any(part.startswith("_") for part in node.module.split(".")[2:]):
+            found.append((node.lineno, node.module))
+    return found
+
+
+def test_no_room_imports_a_private_module_of_another_room():
+    """A room reaches another through its public modules: ``gaussian`` imported eleven
+    kernels from ``dp._grid_noise``, ``dp._clipping`` and ``dp._radius``; it imports them
+    from ``dp.kernels`` now, the internal API that names them. The pairs left are listed
+    with what closes them, and none may be added."""
+    pairs = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path, PACKAGE)
+        for _, target in _private_modules_of_other_rooms(path, module):
+            pairs.add((_room(module), _room(target)))
+    assert pairs <= _PRIVATE_MODULES_LEFT, pairs - _PRIVATE_MODULES_LEFT
+    assert ("gaussian", "dp") not in pairs
+
+
+def test_the_private_module_check_sees_a_private_module(tmp_path):
+    path = tmp_path / "sklearn_privacy" / "gaussian" / "_l2.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "from sklearn_privacy.dp._grid_noise import grid_step\n"
+        "from sklearn_privacy.dp.kernels import grid_step\n"
+        "from sklearn_privacy.utils._validation import as_2d\n"
+        "from sklearn_privacy.gaussian._base import X\n"
+        "from sklearn_privacy._base import BaseMechanism\n"
+    )
+    module = _module_name(path, tmp_path / "sklearn_privacy")
+    assert _private_modules_of_other_rooms(path, module) == [(1, "sklearn_privacy.dp._grid_noise")]
 
 
 def test_the_private_import_check_sees_a_private_name(tmp_path):

@@ -3,6 +3,8 @@
 Exact for a finite release (eq. 6), else the adversary's bound against a fresh estimate.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 import torch
 from sklearn.exceptions import ConvergenceWarning
@@ -11,7 +13,23 @@ from skorch.utils import to_tensor
 from sklearn_privacy.information import gaussian_mutual_information, mutual_information
 from sklearn_privacy.utils import warn_user
 
-__all__ = ["fresh_leakage", "operating_point", "warn_dead_adversary"]
+__all__ = ["OperatingPoint", "fresh_leakage", "operating_point", "warn_dead_adversary"]
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """PPAN's operating point on the fit rows: the fitted attributes of the same names + ``_``.
+
+    ``mapping`` is the learned table of a categorical release (None otherwise);
+    ``fresh_leakage`` the estimate from a sampled release, for a continuous release only.
+    """
+
+    adversary_leakage: float
+    leakage: float
+    disclosure: float
+    distortion: float
+    mapping: object = None
+    fresh_leakage: float | None = None
 
 
 def warn_dead_adversary(adversary, activation, seen):
@@ -70,7 +88,7 @@ def fresh_leakage(bound, release, s, *, discrete):
 
 
 def operating_point(net, inputs, X, data, noise, *, release, activation):
-    """The fitted attributes that describe the operating point on the fit rows.
+    """The operating point on the fit rows.
 
     Parameters
     ----------
@@ -86,9 +104,7 @@ def operating_point(net, inputs, X, data, noise, *, release, activation):
 
     Returns
     -------
-    dict
-        ``adversary_leakage_``, ``distortion_``, ``disclosure_``, ``leakage_``,
-        ``mapping_`` and, for a continuous release, ``fresh_leakage_``.
+    OperatingPoint
     """
     net.module_.eval()
     n = X.shape[0]
@@ -107,39 +123,33 @@ def operating_point(net, inputs, X, data, noise, *, release, activation):
             weights = np.broadcast_to(weights, log_q.shape)
     p = inputs.row_probabilities(n)
     bound = float(sens.entropy + p @ np.sum(weights * log_q, axis=1))
-    out = {
-        "adversary_leakage_": bound,
-        "distortion_": float(p @ np.sum(weights * dist, axis=1)),
-        "mapping_": None,
-    }
+    distortion = float(p @ np.sum(weights * dist, axis=1))
     if release == "categorical":
         k = weights.shape[1]
         x_joint = np.zeros((len(inputs.records), k))
         np.add.at(x_joint, inputs.codes, weights * p[:, None])
-        out["disclosure_"] = float(mutual_information(x_joint))
+        disclosure = float(mutual_information(x_joint))
         if sens.discrete:
             s_joint = np.zeros((sens.n_features, k))
             np.add.at(s_joint, sens.codes, weights * p[:, None])
-            out["leakage_"] = float(mutual_information(s_joint))
+            leakage = float(mutual_information(s_joint))
         else:
-            out["leakage_"] = max(bound, 0.0)
+            leakage = max(bound, 0.0)
+        mapping = None
         if inputs.table:
             with torch.no_grad():
-                table = torch.softmax(net.module_.table.weight.double(), dim=-1).cpu().numpy()
+                mapping = torch.softmax(net.module_.table.weight.double(), dim=-1).cpu().numpy()
             if inputs.observation == "full":
-                table = table.reshape(sens.n_features, len(inputs.records), k)
-            out["mapping_"] = table
-        return out
+                mapping = mapping.reshape(sens.n_features, len(inputs.records), k)
+        return OperatingPoint(bound, leakage, disclosure, distortion, mapping)
     z = seen.cpu().double().numpy()
     pick = weights.argmax(axis=1) if z.shape[1] > 1 else np.zeros(n, dtype=int)
     z = z[np.arange(n), pick]
-    out["fresh_leakage_"], out["leakage_"] = fresh_leakage(
-        bound, z, data["s"], discrete=sens.discrete
-    )
+    fresh, leakage = fresh_leakage(bound, z, data["s"], discrete=sens.discrete)
     cov = np.cov(np.hstack([X, z]), rowvar=False, aweights=inputs.sample_weight)
     cov = cov + 1e-9 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
     d = X.shape[1]
-    out["disclosure_"] = max(
+    disclosure = max(
         float(gaussian_mutual_information(cov, np.arange(d), np.arange(d, 2 * d))), 0.0
     )
-    return out
+    return OperatingPoint(bound, leakage, disclosure, distortion, fresh_leakage=fresh)

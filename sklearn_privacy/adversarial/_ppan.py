@@ -46,6 +46,20 @@ _KEPT_X = 0.01
 _FLOAT32_SAFE = 1e18
 
 
+def _ppan_weights(sample_weight):
+    """The weights as PPAN's losses use them: None when constant, else relative.
+
+    Constant weights cancel in every batch-normalised loss and in the plug-in
+    estimates: the unweighted fit, draw for draw. Every use of the weights is
+    relative (batch means, plug-in estimates): scaled exactly to a largest value
+    near 1, weights of any size stay finite in the float32 losses and the
+    weighted covariances.
+    """
+    if sample_weight is None or np.ptp(sample_weight) == 0:
+        return None
+    return relative_weights(sample_weight)[0]
+
+
 @Substitution()
 class PPANTransformer(BaseMechanism):
     """Privacy-preserving adversarial network: a release mechanism trained against an adversary.
@@ -180,8 +194,6 @@ class PPANTransformer(BaseMechanism):
     {handle_unknown}
         A categorical release only (a continuous one reads any row); a label
         category unseen at fit agrees with no record.
-    {verbose}
-        Here it is handed to the net: ``1`` prints skorch's epoch table.
     {sensitive}
         S is continuous when it holds floats that are not all integers (see
         :func:`~sklearn_privacy.utils.is_continuous`; a float S of a few
@@ -194,6 +206,8 @@ class PPANTransformer(BaseMechanism):
         Seeds training (torch, inside ``torch.random.fork_rng``: the global
         torch state is left as it was) and, through an independent stream,
         the release noise; each ``transform`` draws fresh noise.
+    {verbose}
+        Here it is handed to the net: ``1`` prints skorch's epoch table.
 
     Attributes
     ----------
@@ -326,8 +340,6 @@ class PPANTransformer(BaseMechanism):
         "handle_unknown": [StrOptions({"error", "nearest"})],
     }
 
-    _requires_sensitive = True
-
     def __init__(
         self,
         lam=10.0,
@@ -353,9 +365,9 @@ class PPANTransformer(BaseMechanism):
         device="cpu",
         max_records=1000,
         handle_unknown="nearest",
-        verbose=0,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
         self.lam = lam
         self.max_distortion = max_distortion
@@ -379,9 +391,9 @@ class PPANTransformer(BaseMechanism):
         self.device = device
         self.max_records = max_records
         self.handle_unknown = handle_unknown
-        self.verbose = verbose
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
 
     def get_tradeoff_knob(self):
         """``lam`` (larger leaks more), or ``max_distortion`` when it is set (smaller leaks more).
@@ -395,16 +407,23 @@ class PPANTransformer(BaseMechanism):
         return TradeoffKnob("max_distortion", "smaller", low=0.0, high=1.0)
 
     # ------------------------------------------------------------- the hooks
-    def _fit_mechanism(self, X, S, y, sample_weight=None):
+    def _fit_mechanism(self, X, S, y, sample_weight):
+        from sklearn_privacy.adversarial._build import resolve_device
+
         self._check_discrete_sensitive(S)
-        import torch
-
-        from sklearn_privacy.adversarial._build import build_net, resolve_device
-        from sklearn_privacy.adversarial._evaluate import operating_point
-        from sklearn_privacy.adversarial._net import BatchDataset
-
         device = resolve_device(self.device)
         X = np.asarray(X, dtype=np.float64)
+        self._check_fit_settings(X, y)
+        inputs, settings = self._initialize_inputs(X, S, _ppan_weights(sample_weight), device)
+        data = inputs.training_data(X, S, y, utility=settings.distortion == "mutual_information")
+        self._train_net(settings, inputs, data, device)
+        self._set_operating_point(X, inputs, data)
+        self._warn_unsettled(self.net_)
+        self._warn_budget_missed(settings.distortion_scale, X.shape[1])
+        self._warn_kept_x(settings.distortion_scale)
+
+    def _check_fit_settings(self, X, y):
+        """Warn about a budget of zero, choose the release, and check image settings."""
         if self.max_distortion == 0:
             warn_user(
                 "PPANTransformer(max_distortion=0) allows no distortion: the only mechanism "
@@ -412,17 +431,11 @@ class PPANTransformer(BaseMechanism):
                 "I(S; X)). Raise max_distortion.",
                 DegenerateReleaseWarning,
             )
-        if sample_weight is not None and np.ptp(sample_weight) == 0:
-            # Constant weights cancel in every batch-normalised loss and in the plug-in
-            # estimates: the unweighted fit, draw for draw.
-            sample_weight = None
-        if sample_weight is not None:
-            # every use of the weights is relative (batch means, plug-in estimates): scaled
-            # exactly to a largest value near 1, weights of any size stay finite in the
-            # float32 losses and the weighted covariances
-            sample_weight = relative_weights(sample_weight)[0]
         self._choose_release(X, y)
         self._check_images(X)
+
+    def _initialize_inputs(self, X, S, sample_weight, device):
+        """The encoded inputs and the resolved settings; sets the records and ``activation_``."""
         inputs = PPANInputs(
             X, S, release=self.release_, observation=self.observation, sample_weight=sample_weight
         )
@@ -438,7 +451,16 @@ class PPANTransformer(BaseMechanism):
         self._inputs = inputs
         self.sensitive_records_ = inputs.sensitive.records
         self.input_records_ = self.output_records_ = inputs.records
-        data = inputs.training_data(X, S, y, utility=settings.distortion == "mutual_information")
+        return inputs, settings
+
+    def _train_net(self, settings, inputs, data, device):
+        """Build the net and train it under a torch seed of this fit; sets ``net_`` and its
+        history (``history_``, ``n_iter_``, ``converged_``)."""
+        import torch
+
+        from sklearn_privacy.adversarial._build import build_net
+        from sklearn_privacy.adversarial._net import BatchDataset
+
         # exact steps average over the distinct (w, s) cells, weighted: the empirical expectation
         train = inputs.cells(data) if settings.exact else data
         net = build_net(settings, inputs, len(train["w"]))
@@ -448,7 +470,7 @@ class PPANTransformer(BaseMechanism):
         # Seed torch for this fit only: the caller's global torch state is left as it was.
         with torch.random.fork_rng(devices=devices):
             torch.manual_seed(seed)
-            if device == "cpu" and X.shape[1] < 256:
+            if device == "cpu" and settings.n_features < 256:
                 # Small networks: a second thread only adds synchronisation (5x slower
                 # measured on 2 loaded cores).
                 torch.set_num_threads(1)
@@ -460,24 +482,27 @@ class PPANTransformer(BaseMechanism):
         self.history_ = net.history
         self.n_iter_ = len(net.history)
         self.converged_ = bool(net.history[-1].get("converged", False))
+
+    def _set_operating_point(self, X, inputs, data):
+        """``leakage_``, ``adversary_leakage_``, ``disclosure_``, ``distortion_``, ``mapping_``
+        and, for a continuous release, ``fresh_leakage_`` on the fit rows."""
+        from sklearn_privacy.adversarial._evaluate import operating_point
+
         noise = (
             None if self.release_ == "categorical" else self._numpy_noise(X.shape[0], self._fit_rng)
         )
         point = operating_point(
-            net, inputs, X, data, noise, release=self.release_, activation=self.activation_
+            self.net_, inputs, X, data, noise, release=self.release_, activation=self.activation_
         )
-        self.adversary_leakage_ = point["adversary_leakage_"]
-        self.leakage_ = point["leakage_"]
-        self.disclosure_ = point["disclosure_"]
-        self.distortion_ = point["distortion_"]
-        self.mapping_ = point["mapping_"]
-        if "fresh_leakage_" in point:  # a continuous release only
-            self.fresh_leakage_ = point["fresh_leakage_"]
+        self.adversary_leakage_ = point.adversary_leakage
+        self.leakage_ = point.leakage
+        self.disclosure_ = point.disclosure
+        self.distortion_ = point.distortion
+        self.mapping_ = point.mapping
+        if point.fresh_leakage is not None:  # a continuous release only
+            self.fresh_leakage_ = point.fresh_leakage
         elif hasattr(self, "fresh_leakage_"):  # a refit to a finite release
             del self.fresh_leakage_
-        self._warn_unsettled(net)
-        self._warn_budget_missed(settings.distortion_scale, X.shape[1])
-        self._warn_kept_x(settings.distortion_scale)
 
     def _warn_unsettled(self, net):
         """``ConvergenceWarning`` when ``max_epochs`` ended training before the stopping rule."""
@@ -648,7 +673,7 @@ class PPANTransformer(BaseMechanism):
         positions = getattr(self, "_label_positions", {})
         return map_label_columns(release, positions, self.release_columns_, decode=decode)
 
-    def _release_distribution(self, X, S):
+    def release_distribution(self, X, S):
         """``P(Z = z | row)`` of a categorical release (exact leakage); None otherwise."""
         if self.release_ != "categorical":
             return None
@@ -662,7 +687,7 @@ class PPANTransformer(BaseMechanism):
         # float32 probabilities sum to 1 only to about 1e-7: renormalise in float64
         return probs / probs.sum(axis=1, keepdims=True)
 
-    def _distortion(self, X, Xt):
+    def mean_distortion(self, X, Xt):
         X = np.asarray(X, dtype=np.float64)
         Xt = np.asarray(self._map_label_columns(Xt, decode=False), dtype=np.float64)
         kind = self.distortion_measure_
@@ -676,7 +701,7 @@ class PPANTransformer(BaseMechanism):
                 "distortion='mutual_information' measures H(y | Z) through the fitted "
                 "posterior (distortion_); it defines no distortion between X and its release."
             )
-        return super()._distortion(X, Xt)
+        return super().mean_distortion(X, Xt)
 
     # ---------------------------------------------------------------- helpers
     def _check_discrete_sensitive(self, S):

@@ -40,7 +40,6 @@ class _CategoricalMechanism(BaseMechanism):
         "verbose": ["verbose"],
     }
 
-    _requires_sensitive = True
     _categorical_input = True
 
     def _fit_mechanism(self, X, S, y, sample_weight):

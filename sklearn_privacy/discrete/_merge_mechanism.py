@@ -132,7 +132,7 @@ class _MergeMechanism(_CategoricalMechanism):
         # A record of the original schema drawn from P(X | cluster): same leakage as the cluster.
         return self.alphabet_.decode(self._sampler.draw(clusters, rng))
 
-    def _release_distribution(self, X, S):
+    def release_distribution(self, X, S):
         """The merged symbol of each row, one-hot (exact leakage).
 
         Every output (the symbol, its one-hot code, or a record drawn from its
@@ -170,7 +170,7 @@ class _MergeMechanism(_CategoricalMechanism):
             return np.asarray(["merged_symbol"], dtype=object)
         return np.asarray([f"merged_symbol_{k}" for k in range(self.n_clusters_)], dtype=object)
 
-    def _distortion(self, X, Xt):
+    def mean_distortion(self, X, Xt):
         """Mean fraction of released columns changed (``output="sample"`` only)."""
         if self.output != "sample":
             raise ValueError(

@@ -1,8 +1,8 @@
 """Gaussian noise on a grid: every published value is a function of an integer.
 
 :func:`noisy_on_grid` and :func:`grid_integers` draw it; :func:`grid_step`,
-:func:`grid_sensitivity` and :func:`grid_sigma` account for it. Why and the proof:
-"Float-safe noise" in ``docs/design.md``.
+:func:`grid_sensitivity`, :func:`grid_sigma` and :func:`mu_after_rounding` account for it.
+Why and the proof: "Float-safe noise" in ``docs/design.md``.
 """
 
 import math
@@ -16,6 +16,7 @@ __all__ = [
     "grid_sensitivity",
     "grid_sigma",
     "grid_step",
+    "mu_after_rounding",
     "noisy_on_grid",
 ]
 
@@ -110,14 +111,46 @@ def grid_sigma(sensitivity, mu, bound, n_coordinates):
         When ``mu`` does not exceed the rounding's ``gamma sqrt(n_coordinates)``
         (``mu`` below about 1e-6: epsilon of order 1e-5).
     """
-    rounding = grid_step(bound * mu / sensitivity) * np.sqrt(n_coordinates)
+    return float(sensitivity / mu_after_rounding(mu, bound * mu / sensitivity, n_coordinates))
+
+
+def mu_after_rounding(mu, scaled_bound, n_coordinates, *, remedy="Raise epsilon (or fit_epsilon)."):
+    """The budget ``mu`` less the rounding's share ``gamma sqrt(n_coordinates)``: the check of
+    every grid release.
+
+    ``gamma = grid_step(scaled_bound)``, ``scaled_bound`` the public bound on the signal
+    in units of the noise standard deviation (``bound * mu / sensitivity`` at the
+    continuous calibration).
+
+    Parameters
+    ----------
+    mu : float
+        GDP budget of the release.
+    scaled_bound : float
+        Bound on ``|signal| / sigma`` that sets the grid's step.
+    n_coordinates : int
+        How many coordinates one person can change.
+    remedy : str, default="Raise epsilon (or fit_epsilon)."
+        The end of the error: which budget to raise.
+
+    Returns
+    -------
+    float
+        ``mu - gamma sqrt(n_coordinates)``, > 0.
+
+    Raises
+    ------
+    ValueError
+        When the rounding takes the whole budget.
+    """
+    rounding = grid_step(scaled_bound) * np.sqrt(n_coordinates)
     if not mu > rounding:
         raise ValueError(
             f"A Gaussian mechanism of budget mu={mu:.3g} cannot pay for the rounding of its "
             f"noise to the float-safe grid (mu {rounding:.3g} for {n_coordinates} "
-            "coordinates): epsilon is too small. Raise epsilon (or fit_epsilon)."
+            f"coordinates): epsilon is too small. {remedy}"
         )
-    return float(sensitivity / (mu - rounding))
+    return float(mu - rounding)
 
 
 def noisy_on_grid(signal, sigma, rng, bound):

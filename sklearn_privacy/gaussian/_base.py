@@ -13,8 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
-from sklearn_privacy.dp._grid_noise import grid_sensitivity
-from sklearn_privacy.dp._radius import HISTOGRAM_SENSITIVITY, rows_needed
+from sklearn_privacy.dp.kernels import HISTOGRAM_SENSITIVITY, grid_sensitivity, rows_needed
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
 from sklearn_privacy.gaussian._moments import (
     ArrayFitRows,

@@ -8,8 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy._sensitive import sensitive_positions
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
-from sklearn_privacy.dp._clipping import clipped_product
-from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
+from sklearn_privacy.dp.kernels import clipped_product, grid_integers, grid_step
 from sklearn_privacy.exceptions import DegenerateReleaseWarning
 from sklearn_privacy.gaussian._base import (
     FIT_DATA_CONSTRAINTS,

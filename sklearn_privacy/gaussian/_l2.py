@@ -6,8 +6,12 @@ import numpy as np
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy.dp import gaussian_dp_mu, l2_exponential_epsilon
-from sklearn_privacy.dp._clipping import clipped_product
-from sklearn_privacy.dp._grid_noise import grid_integers, grid_step
+from sklearn_privacy.dp.kernels import (
+    clipped_product,
+    grid_integers,
+    grid_step,
+    mu_after_rounding,
+)
 from sklearn_privacy.exceptions import DegenerateReleaseWarning
 from sklearn_privacy.gaussian._base import (
     FIT_DATA_CONSTRAINTS,
@@ -360,14 +364,8 @@ class L2CompressionDP(_GaussianMechanism):
         # mu of the budget: beta = 1/s_max + g. beta s - 1 is formed as
         # s g + (s/s_max - 1) so that a g far below 1/s_max is not rounded away.
         mu_release = np.sqrt(mu_total**2 - mu_fit**2)
-        rounding = grid_step(0.5 * mu_release) * np.sqrt(n_kept)
-        if mu_release <= rounding:
-            raise ValueError(
-                f"epsilon={self.epsilon!r} leaves the release mu={mu_release:.3g}, no more "
-                f"than the rounding of its noise to the float-safe grid ({rounding:.3g}): "
-                "raise epsilon."
-            )
-        g = ((mu_release - rounding) / (2.0 * self.radius_)) ** 2
+        mu_left = mu_after_rounding(mu_release, 0.5 * mu_release, n_kept, remedy="Raise epsilon.")
+        g = (mu_left / (2.0 * self.radius_)) ** 2
         return 1.0 / s_max + g, s * g + (s / s_max - 1.0)
 
     def _set_solution(self, sol):

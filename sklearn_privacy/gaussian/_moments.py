@@ -7,8 +7,7 @@ from a dask collection, partition by partition, never holding more than one per 
 import numpy as np
 
 from sklearn_privacy.dp import clip_to_ball
-from sklearn_privacy.dp._clipping import row_norms_safe
-from sklearn_privacy.dp._radius import N_BINS, bin_edges, log2_bins, log2_histogram
+from sklearn_privacy.dp.kernels import N_BINS, bin_edges, log2_bins, log2_histogram, row_norms_safe
 from sklearn_privacy.gaussian._private_fit import RowStatistics, count_people, person_units
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils import is_continuous

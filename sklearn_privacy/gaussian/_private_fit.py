@@ -9,25 +9,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sklearn_privacy.dp import clip_to_ball
-from sklearn_privacy.dp._clipping import (
-    centred_squares,
-    clip_factors,
-    norms_from_squares,
-)
-from sklearn_privacy.dp._grid_noise import (
-    GRID_STEP,
-    grid_sensitivity,
-    grid_sigma,
-    grid_step,
-    noisy_on_grid,
-)
-from sklearn_privacy.dp._radius import (
+from sklearn_privacy.dp.kernels import (
     BEYOND_LARGEST,
+    GRID_STEP,
     HISTOGRAM_CHANGES,
     HISTOGRAM_SENSITIVITY,
     LARGEST_RADIUS,
     SMALLEST_RADIUS,
+    centred_squares,
+    clip_factors,
+    grid_sensitivity,
+    grid_sigma,
+    grid_step,
     log2_histogram,
+    noisy_on_grid,
+    norms_from_squares,
     private_norm_quantile,
 )
 

@@ -256,7 +256,7 @@ def _exact_leakage(mechanism, X_release, S, required=False, n_shuffles=0):
     release is not finite with known probabilities, an error saying so when
     ``required``.
     """
-    probabilities = mechanism._release_distribution(X_release, S)
+    probabilities = mechanism.release_distribution(X_release, S)
     if probabilities is None:
         if required:
             raise ValueError(
@@ -390,7 +390,7 @@ class _DistortionScorer(_MechanismScorer):
     _needs_sensitive = False
 
     def _measure(self, mechanism, X_release, release, S, y):
-        return mechanism._distortion(X_release, release)
+        return mechanism.mean_distortion(X_release, release)
 
 
 @validate_params(

@@ -308,7 +308,7 @@ def test_digits_small_lam_hides_the_digit_at_a_distortion_cost():
         ).fit(Xa, sensitive=sa)
         za, zb = mech.transform(Xa), mech.transform(Xb)
         acc = LogisticRegression(max_iter=1000).fit(za, sa).score(zb, sb)
-        result[lam] = acc, mech._distortion(Xb, zb)
+        result[lam] = acc, mech.mean_distortion(Xb, zb)
     (acc_small, d_small), (acc_large, d_large) = result[0.01], result[10.0]
     assert acc_small < acc_large - 0.2
     assert d_small > d_large

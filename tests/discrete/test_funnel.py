@@ -110,7 +110,7 @@ def test_funnel_outputs_onehot_and_sample():
     first = sample.fit(X).transform(X)
     assert not np.array_equal(sample.transform(X), first)
     np.testing.assert_array_equal(sample.fit(X).transform(X), first)
-    assert 0 < sample._distortion(X[["c", "d", "e"]].to_numpy(), sample.transform(X)) < 1
+    assert 0 < sample.mean_distortion(X[["c", "d", "e"]].to_numpy(), sample.transform(X)) < 1
 
 
 def test_funnel_pandas_output():
@@ -148,7 +148,7 @@ def test_funnel_errors():
     with pytest.raises(ValueError, match="objective"):
         SubmodularFunnel(objective="other", sensitive=["a"]).fit(X)
     with pytest.raises(ValueError, match="releases cluster labels"):
-        est._distortion(X, est.transform(X))
+        est.mean_distortion(X, est.transform(X))
 
 
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])

@@ -321,3 +321,17 @@ def test_the_public_estimators_keep_their_budget_with_the_grid():
         dp_mean(X, epsilon=1e-8, delta=1e-12, radius=4.0, random_state=0)
     with pytest.raises(ValueError, match="epsilon"):
         L2CompressionDP(epsilon=1e-8, delta=1e-12, clip_radius=3.0, fit_data="public").fit(X)
+
+
+def test_the_rounding_check_is_written_once():
+    """``mu_after_rounding`` is the budget less ``gamma sqrt(n)`` (gamma the grid's step), the
+    one check behind ``grid_sigma`` and L2's release calibration; it refuses a budget that
+    the rounding takes whole, naming the remedy it is given."""
+    from sklearn_privacy.dp.kernels import mu_after_rounding
+
+    for mu, scaled, n in [(0.5, 1.5, 4), (2.0, 40.0, 1), (1e-3, 0.01, 100)]:
+        rounding = grid_step(scaled) * np.sqrt(n)
+        assert mu_after_rounding(mu, scaled, n) == mu - rounding
+    assert grid_sigma(1.0, 0.5, 3.0, 4) == 1.0 / mu_after_rounding(0.5, 1.5, 4)
+    with pytest.raises(ValueError, match="float-safe grid.*Raise epsilon[.]$"):
+        mu_after_rounding(1e-7, 0.5e-7, 4, remedy="Raise epsilon.")

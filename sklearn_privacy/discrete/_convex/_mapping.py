@@ -80,6 +80,11 @@ default="hamming"
     {smoothing}
     {max_categories}
     {handle_unknown}
+    {sensitive}
+        S is read as categories, one per distinct value (a float S of a few
+        values, such as 0.5 and 1.5, is two categories); each of its columns
+        obeys ``max_categories``, as the columns of ``X`` do.
+    {random_state_release}
     {verbose}
         Here ``1`` shows live bars on stderr: the first-order iterations
         against ``max_iter`` with the certified duality gap against ``tol``
@@ -89,11 +94,6 @@ default="hamming"
         solver starts, which ran, why one was abandoned). ``2`` adds the
         first-order path's figures every 10 iterations (on stdout).
         ``solver_options={"verbose": True}`` shows the conic solver's own log.
-    {sensitive}
-        S is read as categories, one per distinct value (a float S of a few
-        values, such as 0.5 and 1.5, is two categories); each of its columns
-        obeys ``max_categories``, as the columns of ``X`` do.
-    {random_state_release}
 
     Attributes
     ----------
@@ -199,8 +199,6 @@ default="hamming"
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    _randomized_release = True
-
     def __init__(
         self,
         max_distortion=0.1,
@@ -216,9 +214,9 @@ default="hamming"
         smoothing=0.0,
         max_categories=200,
         handle_unknown="nearest",
-        verbose=0,
         sensitive=None,
         random_state=None,
+        verbose=0,
     ):
         self.max_distortion = max_distortion
         self.leakage = leakage
@@ -232,9 +230,9 @@ default="hamming"
         self.smoothing = smoothing
         self.max_categories = max_categories
         self.handle_unknown = handle_unknown
-        self.verbose = verbose
         self.sensitive = sensitive
         self.random_state = random_state
+        self.verbose = verbose
 
     # ------------------------------------------------------------- the hooks
     def _fit_on_joint(self, joint):
@@ -305,7 +303,7 @@ default="hamming"
     def _observes_sensitive(self):
         return self.observation == "full"
 
-    def _release_distribution(self, X, S):
+    def release_distribution(self, X, S):
         """``P(U = u | row)``: the rows of ``mapping_`` the rows select (exact leakage)."""
         return self.mapping_.reshape(-1, self.mapping_.shape[-1])[self._mapping_rows(X, S)]
 
@@ -316,7 +314,7 @@ default="hamming"
             rows = self._sensitive_alphabet.encode(S) * self.alphabet_.n_symbols_ + rows
         return rows
 
-    def _distortion(self, X, Xt):
+    def mean_distortion(self, X, Xt):
         """Mean distortion ``d(y, u)`` between released rows and their release."""
         y_codes = self.alphabet_.encode(X, handle_unknown="nearest")
         u_codes = RowIndex(self.output_records_).codes(Xt, name="Xt", unknown=-1)
