@@ -11,7 +11,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
-from sklearn_privacy._base import sensitive_positions
+from sklearn_privacy._sensitive import sensitive_positions
 from sklearn_privacy.utils._sklearn_compat import _safe_indexing
 
 __all__ = ["Data", "audited_step", "default_neighbours", "given_neighbours"]
