@@ -17,6 +17,11 @@ __all__ = ["certified_lower_end", "cut_certificate"]
 _NU_MAX = 1e6
 # Slack in log r below Gibbs' bound: r sums to at most 1 despite rounding.
 _LOG_SLACK = 1e-12
+# Kelley rounds at one level of the bisection (a cut at the relaxation's own mapping
+# each), given up when a round raises the relaxation's (negative) value by less than
+# _CUT_STALL of its distance to 0.
+_CUT_ROUNDS = 12
+_CUT_STALL = 0.2
 
 
 def cut_certificate(problem, delta, cuts, nu):
@@ -117,6 +122,35 @@ def _solve_level(problem, delta, cuts, pairs, n_lp, max_rounds=50, per_row=4):
     return out, pairs
 
 
+def _decide_level(problem, delta, cuts, pairs, n_lp):
+    """Whether the cuts prove the level infeasible, adding cuts at the relaxation's mapping.
+
+    The linear program's multipliers of the pair constraints are a mapping ``W``
+    (``P(Y, U)``) that meets the linearised constraints; its own posteriors,
+    outputs the earlier mappings left empty included, give the cut that
+    separates it when it breaks the true ones (Kelley's cutting planes). A cut
+    is valid at every level: ``cuts`` keeps them. At most ``_CUT_ROUNDS`` cuts; gives
+    up when a round raises the relaxation's (negative) value by less than
+    ``_CUT_STALL`` of its distance to 0. Returns ``(certified, pairs)``.
+    """
+    n_y, n_u = problem.distortion.shape
+    value = -np.inf
+    for _ in range(_CUT_ROUNDS + 1):
+        out, pairs = _solve_level(problem, delta, cuts, pairs, n_lp)
+        if out is None:
+            return False, pairs
+        if cut_certificate(problem, delta, cuts, out[2]) > 0:
+            return True, pairs
+        if out[0] - value < _CUT_STALL * -out[0]:
+            return False, pairs  # too slow a climb to reach 0 in the rounds left
+        value = out[0]
+        W = np.zeros(n_y * n_u)
+        np.add.at(W, pairs[0] * n_u + pairs[1], np.maximum(out[3], 0.0))
+        J = problem.p_s_given_y.T @ W.reshape(n_y, n_u)
+        cuts.append(problem.p_s_given_y @ problem.log_posterior(J, _LOG_SLACK))
+    return False, pairs
+
+
 def certified_lower_end(problem, mappings, lo, hi, *, tol=1e-5, max_steps=40, verbose=0):
     """The largest ``eps`` in ``[lo, hi]`` that the cuts of ``mappings`` prove infeasible.
 
@@ -168,9 +202,7 @@ def certified_lower_end(problem, mappings, lo, hi, *, tol=1e-5, max_steps=40, ve
                 break
             eps = 0.5 * (lo + top)
             _step(bar, "eps={:.4g}, bracket width {:.2e}, {} LPs", eps, top - lo, n_lp[0])
-            delta = problem.h_s - eps
-            out, pairs = _solve_level(problem, delta, cuts, pairs, n_lp)
-            certified = out is not None and cut_certificate(problem, delta, cuts, out[2]) > 0
+            certified, pairs = _decide_level(problem, problem.h_s - eps, cuts, pairs, n_lp)
             if certified:
                 lo = eps
             else:
