@@ -52,10 +52,6 @@ class _FullIterate:
         self.z, self.spare = x.copy(), np.empty_like(x)
         self.lam_total = 0.0
 
-    def release(self):
-        """``joint @ z``."""
-        return self.problem.joint @ self.z
-
     def accept(self, z_new, theta, lam_z):
         """``x = (1 - theta) x + theta z_new``; ``z_new`` (the spare array) becomes ``z``."""
         blocked_combination(self.x, 1.0 - theta, z_new, theta, scratch=self.problem.scratch)
@@ -74,7 +70,7 @@ class _FullIterate:
         np.copyto(out, self.x)
 
     def keep_z(self, out):
-        """Copy ``z`` into ``out``; None (nothing sparse to keep)."""
+        """Copy ``z`` into ``out`` and return None (no entries to keep apart)."""
         np.copyto(out, self.z)
 
     def narrowed(self, A):
@@ -105,10 +101,10 @@ class LevelIterate(_FullIterate):
 
     def mirror_step(self, A, lam):
         """``(z_new, lam, joint @ z_new)`` by :func:`~._first_order.mirror_step_levels`."""
+        scratch = self.problem.scratch
         return mirror_step_levels(
-            self.problem, self.base, A, self.lam_total, lam,
-            out=self.spare, scratch=self.problem.scratch,
-        )  # fmt: skip
+            self.problem, self.base, A, self.lam_total, lam, out=self.spare, scratch=scratch
+        )
 
     def _add_multiplier(self, lam_z):
         self.lam_total += lam_z
@@ -129,19 +125,22 @@ class WorkingSetIterate:
         self.full, self.x, self.c, self.lam_total = full, full.x, c, lam_total
         rows, cols, logits = near
         self.ws = WorkingSet(
-            rows, cols, problem.joint, problem.p_s_given_y, problem.distortion, full.base,
+            rows,
+            cols,
+            problem.joint,
+            problem.p_s_given_y,
+            problem.distortion,
+            full.base,
             problem.levels,
-        )  # fmt: skip
+        )
         self.z = self.ws.softmax(logits)
 
     @classmethod
     def near(cls, full, A, lam_total, c, limit=None):
         """The iterate on the entries near their row's largest (None past ``limit``)."""
         problem = full.problem
-        found = entries_near_row_max(
-            full.base, problem.p_s_given_y, A, lam_total, problem.distortion, MARGIN,
-            limit=limit,
-        )  # fmt: skip
+        P, d = problem.p_s_given_y, problem.distortion
+        found = entries_near_row_max(full.base, P, A, lam_total, d, MARGIN, limit=limit)
         return None if found is None else cls(full, found, c, lam_total)
 
     @property
