@@ -128,13 +128,12 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
     )
 
 
-def _potentials_stored(merged, pairwise=False):
+def _potentials_stored(merged):
     """``phi`` and ``p log p`` of merged ``[P(S, y), p(y)]`` columns, in the stored greedy's order.
 
-    The sum over S runs in order of ``s`` on C-ordered buffers; on Fortran-ordered
-    ones (``pairwise``) numpy sums each column pairwise, which rounds differently.
+    The sum over S runs in order of ``s`` (C-ordered buffers, as the fast greedy keeps them).
     """
-    logs = np.empty(merged.shape, order="F" if pairwise else "C")
+    logs = np.empty(merged.shape)
     np.add(merged, 1e-300, out=logs)
     np.log(logs, out=logs)
     np.multiply(merged, logs, out=logs)
@@ -142,25 +141,18 @@ def _potentials_stored(merged, pairwise=False):
 
 
 def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
-    """Reference greedy with the stored-cost arithmetic of the baseline (git 9184b27).
+    """Reference greedy with the stored-cost arithmetic of the incremental greedy.
 
     Keeps the full ``n x n`` matrix of Prop. 1 costs, computed and updated by the
-    operations of the incremental greedy of commit 9184b27 (initial pairs as
+    operations of the incremental greedy (initial pairs as
     ``max((phi_a + phi_b) - phi_ab, 0)``, the merged symbol's row and column as
     ``(phi_i - phi_ic) + phi_c``, the disclosure as ``xlogx(p_a + p_b) - (h_a +
     h_b)``), and before every merge brute-forces the choice over all live pairs
     by the tie rule. So its path (merges, and leakage and disclosure to the
-    bit) is the baseline's, reached without any of the fast greedy's
-    bookkeeping (triangle, row bounds, compaction); ``O(n^2)`` per merge, small
-    alphabets only.
-
-    One accident of the baseline's memory layout is part of its arithmetic: the
-    merged columns were summed over S on buffers shaped like its stacked
-    ``[P(S, X), p(X)]`` array, C-ordered unless the joint was Fortran-ordered,
-    and Fortran-ordered after its first compaction (at ``n >= 64`` symbols, once
-    half of them were merged away). numpy sums a Fortran-ordered column
-    pairwise, which rounds differently from the in-order sum for ``|S| >= 8``;
-    this reference does the same.
+    bit) is the fast greedy's, reached without any of its bookkeeping
+    (triangle, row bounds, compaction); ``O(n^2)`` per merge, small alphabets
+    only. The paths of the greedy as it summed over S before issue 38 (pairwise
+    on Fortran-ordered buffers) are kept in ``tests/discrete/data``.
 
     Parameters
     ----------
@@ -183,7 +175,6 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
             return np.multiply(dx, -lam) + ds
         return np.multiply(dx, lam) - ds
 
-    pairwise = bool(Q.flags.f_contiguous and not Q.flags.c_contiguous)
     Qc = np.ascontiguousarray(Q)
     phi_m, h_m = _potentials_stored(Qc[:, :, None] + Qc[:, None, :])
     D = np.maximum(phi[:, None] + phi[None, :] - phi_m, 0.0)
@@ -221,7 +212,7 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
         i, j = int(a[k]), int(b[k])
         q_i = Q[:, i] + Q[:, j]
         Q[:, i] = 0.0
-        phi_m, h_m = _potentials_stored(Q + q_i[:, None], pairwise)
+        phi_m, h_m = _potentials_stored(Q + q_i[:, None])
         phi_i, h_i = float(phi_m[i]), float(h_m[i])
         leakage.append(max(leakage[-1] - max(float(phi[i] + phi[j] - phi_i), 0.0), 0.0))
         disclosure.append(max(disclosure[-1] - max(float(h_i - h[i] - h[j]), 0.0), 0.0))
@@ -234,8 +225,6 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
         if lam is not None:
             row = gain(row, h_m - (h + h_i))
         D[i, :] = D[:, i] = row
-        # The baseline's first compaction (Fortran-ordered from then on).
-        pairwise |= n >= 64 and len(merges) >= 0.5 * n
     return MergePath(
         np.asarray(merges, dtype=np.int64).reshape(-1, 2),
         np.asarray(leakage),

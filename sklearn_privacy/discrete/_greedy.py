@@ -4,8 +4,6 @@
 on a joint pmf, :func:`greedy_sweep` many thresholds at once ("Greedy funnel" in design.md).
 """
 
-import mmap
-
 import numpy as np
 
 from sklearn_privacy.discrete._path import MergePath, cluster_labels
@@ -38,10 +36,6 @@ _SHORT_ROW = 256
 _COMPACT_FRACTION = 0.5
 _COMPACT_MIN = 64
 _COMPACT_COLUMNS = 0.1
-# The compaction schedule of the baseline (git 9184b27), which decided the order
-# of its sums over S (see _MergeState.__init__).
-_BASELINE_COMPACT_MIN = 64
-_BASELINE_COMPACT_FRACTION = 0.5
 # Added inside logarithms so that 0 log 0 = 0 without xlogy's overhead.
 _TINY = 1e-300
 # Above it, x + _TINY == x (the addition can be skipped and rounds the same).
@@ -75,20 +69,6 @@ def _xlogx(x, out=None):
     logs = np.add(x, _TINY)
     np.log(logs, out=logs)
     return np.multiply(x, logs, out=out)
-
-
-def _plain_pages(size):
-    """An uninitialised float64 array of ``size`` on ordinary (4 KiB) pages.
-
-    numpy asks the kernel for transparent huge pages on large arrays; where the
-    kernel then compacts memory on each first touch (THP ``defrag=madvise``),
-    writing the triangle once cost about 4x more CPU (0.95 s against 0.23 s
-    for 400 MB, measured here): the triangle is filled once, row by row, and
-    gains nothing from huge pages.
-    """
-    if size == 0:
-        return np.empty(0)
-    return np.frombuffer(mmap.mmap(-1, 8 * size), dtype=np.float64)
 
 
 def _offsets(n):
@@ -142,15 +122,8 @@ class _MergeState:
         self.leakage = [mutual_information(joint)]
         self.disclosure = [entropy(self.p)]
         self.merges = []
-        # Whether numpy sums over S pairwise (Fortran-ordered buffers) rather than in
-        # order, as the baseline (git 9184b27) did: its buffers took the layout of
-        # this stacked array (Fortran-ordered for a Fortran-ordered joint), then
-        # Fortran order after its first compaction (a column gather), whose
-        # schedule base_n and base_dead follow; its copies were C-ordered again.
-        self.pairwise = bool(self.Q.flags.f_contiguous and not self.Q.flags.c_contiguous)
-        self.base_n, self.base_dead = n, 0
         self._set_offsets(n)
-        self.D = _plain_pages(n * (n - 1) // 2)
+        self.D = np.empty(n * (n - 1) // 2)
         self._buffers()
         self._initial_costs()
 
@@ -168,11 +141,11 @@ class _MergeState:
         return self.lam is None and self.objective == "bottleneck"
 
     def _buffers(self):
-        # Fortran-ordered buffers make numpy sum over S pairwise (see __init__).
-        order = "F" if self.pairwise else "C"
-        self.Q = np.asarray(self.Q, order=order)  # elementwise passes in one order
-        self._merged = np.empty(self.Q.shape, order=order)
-        self._logs = np.empty(self.Q.shape, order=order)
+        # C order: every sum over S runs in the order of s (numpy sums a
+        # Fortran-ordered column pairwise, which rounds differently).
+        self.Q = np.ascontiguousarray(self.Q)
+        self._merged = np.empty(self.Q.shape)
+        self._logs = np.empty(self.Q.shape)
         self._phi_m = np.empty(self.Q.shape[1])
         self._dx = np.empty(self.Q.shape[1])
         self._g = np.empty(self.n)
@@ -380,7 +353,6 @@ class _MergeState:
         self.p_max = max(self.p_max, float(self.p[i]))
         self.active[j] = False
         self.n_dead += 1
-        self.base_dead += 1
         self.dead[j] = -np.inf
         self.tq[j] = -1
         self.qdead[qj] = -np.inf
@@ -453,22 +425,7 @@ class _MergeState:
         new = object.__new__(_MergeState)
         for key, value in self.__dict__.items():
             new.__dict__[key] = value.copy() if hasattr(value, "copy") else value
-        # The baseline's copies were C-ordered again (ndarray.copy), until its next compaction.
-        new.pairwise = False
-        new._buffers()
         return new
-
-    def baseline_compaction(self):
-        """Follow the baseline's compaction schedule (after a merge in the loop)."""
-        if (
-            self.base_n >= _BASELINE_COMPACT_MIN
-            and self.base_dead >= _BASELINE_COMPACT_FRACTION * self.base_n
-        ):
-            self.base_n -= self.base_dead
-            self.base_dead = 0
-            if not self.pairwise:
-                self.pairwise = True
-                self._buffers()
 
     def pair_values(self, a, b):
         """Gains and constrained costs (None for lam) of the pairs ``(a[k], b[k])``."""
@@ -634,7 +591,6 @@ def _run(state, threshold, max_merges=None, until=None, bar=None):
         else:
             best_val[i], best_col[i] = _NONE, -1
         dirty[i] = False
-        state.baseline_compaction()
         if n >= _COMPACT_MIN and state.n_dead >= _COMPACT_FRACTION * n:
             keep, remap = state.compact()
             n = state.n

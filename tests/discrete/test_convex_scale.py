@@ -22,6 +22,7 @@ from sklearn_privacy.discrete._convex._first_order import (
     project_levels,
 )
 from sklearn_privacy.discrete._convex._first_order_loops import max_leakage_certificate
+from sklearn_privacy.discrete._convex._problem import ConvexProblem
 from sklearn_privacy.information import entropy, max_information_leakage
 
 
@@ -194,19 +195,9 @@ def test_blocked_mirror_step_matches_dense_projection(lam_total, block, n_cols):
     dense, lam_dense = budget_projection(logits, D, p_y, 0.1, 0.0, rtol=1e-12)
     out = np.empty(D.shape)
     assert DistortionLevels.of(D)._cell_scale == (n_cols > 1)  # which path runs
-    Q, lam, release = mirror_step_levels(
-        base,
-        p_s_given_y,
-        A,
-        lam_total,
-        DistortionLevels.of(D),
-        p_y,
-        0.1,
-        0.0,
-        out=out,
-        joint=joint,
-        block=block,
-    )
+    problem = ConvexProblem(joint, D, 0.1)
+    np.testing.assert_allclose(problem.p_s_given_y, p_s_given_y, rtol=1e-15)
+    Q, lam, release = mirror_step_levels(problem, base, A, lam_total, 0.0, out=out, block=block)
     assert Q is out
     assert lam == pytest.approx(lam_dense, rel=1e-7)
     np.testing.assert_allclose(Q, dense, rtol=1e-7, atol=1e-14)
@@ -279,11 +270,12 @@ def test_max_leakage_certificate_never_refutes_a_feasible_level():
     D = 1 - np.eye(6)
     budget = 0.15
     opt = min_maximum_leakage_mapping(joint, D, budget, tol=1e-9)["maximum_leakage"]
+    problem = ConvexProblem(joint, D, budget)
     for _ in range(50):
         mu = rng.random(6)
         log_post = np.log(rng.dirichlet(np.ones(3), 6).T)
         for eps in (opt + 1e-6, opt + 0.05):
-            assert not max_leakage_certificate(joint, D, budget, eps, mu, log_post)
+            assert not max_leakage_certificate(problem, eps, mu, log_post)
 
 
 def test_estimator_first_order_maximum_and_gap():
@@ -371,7 +363,6 @@ def test_cut_certificate_never_refutes_a_feasible_level():
     # weights prove infeasibility (random ones, and the linear program's best);
     # below it, the optimum's own posteriors do.
     from sklearn_privacy.discrete._convex._max_leakage import (
-        _log_posteriors,
         _solve_level,
         certified_lower_end,
         cut_certificate,
@@ -383,46 +374,69 @@ def test_cut_certificate_never_refutes_a_feasible_level():
     budget = 0.15
     best = min_maximum_leakage_mapping(joint, D, budget, tol=1e-10)
     opt = best["maximum_leakage"]
-    p_y = joint.sum(axis=0)
+    problem = ConvexProblem(joint, D, budget)
     h_s = entropy(joint.sum(axis=1))
-    P = (joint / p_y).T
-    log_prior = np.log(joint.sum(axis=1))
+    P = (joint / joint.sum(axis=0)).T
     for _ in range(30):
         cuts = [P @ np.log(rng.dirichlet(np.ones(3), 6).T) for _ in range(2)]
         nu = rng.exponential(size=(6, 2)) * 10.0 ** rng.integers(-2, 3)
         for eps in (opt + 1e-6, opt + 0.05):
-            assert cut_certificate(p_y, D, budget, h_s - eps, cuts, nu) <= 0
+            assert cut_certificate(problem, h_s - eps, cuts, nu) <= 0
             pairs = (np.repeat(np.arange(6), 6), np.tile(np.arange(6), 6))
-            out, _ = _solve_level(p_y, D, budget, h_s - eps, cuts, pairs, [0])
-            assert cut_certificate(p_y, D, budget, h_s - eps, cuts, out[2]) <= 0
-    lower, _ = certified_lower_end(joint, D, budget, [best["mapping"]], 0.0, opt)
+            out, _ = _solve_level(problem, h_s - eps, cuts, pairs, [0])
+            assert cut_certificate(problem, h_s - eps, cuts, out[2]) <= 0
+    lower, _ = certified_lower_end(problem, [best["mapping"]], 0.0, opt)
     assert opt - 1e-3 <= lower <= opt
-    cut = P @ _log_posteriors(joint @ best["mapping"], log_prior)
-    assert cut.shape == D.shape
+
+
+def test_cut_rounds_close_the_bracket_from_a_poor_start(monkeypatch):
+    # Kelley's rounds: from the cuts of the closest mapping alone (most outputs
+    # empty, so only the prior and the closest input's posterior to cut at), the
+    # certified lower end still comes within 1e-3 of the conic optimum (Clarabel's
+    # line search, tol 1e-10), and never above it; without the rounds it stays below.
+    from sklearn_privacy.discrete._convex import _max_leakage
+    from sklearn_privacy.discrete._convex._problem import _closest_mapping
+
+    D = 1 - np.eye(8)
+    for seed in range(3):
+        joint = np.random.default_rng(20 + seed).dirichlet(np.full(3 * 8, 0.5)).reshape(3, 8)
+        opt = min_maximum_leakage_mapping(joint, D, 0.15, tol=1e-10)["maximum_leakage"]
+
+        def lower_end(rounds, joint=joint, opt=opt):
+            monkeypatch.setattr(_max_leakage, "_CUT_ROUNDS", rounds)
+            problem = ConvexProblem(joint, D, 0.15)
+            return _max_leakage.certified_lower_end(
+                problem, [_closest_mapping(D)], 0.0, opt, tol=1e-4
+            )[0]
+
+        with_rounds, without = lower_end(12), lower_end(0)
+        assert opt - 1e-3 <= with_rounds <= opt + 1e-9
+        assert without < with_rounds - 1e-3
 
 
 def test_working_set_steps_match_full_steps():
     # The working set is an exact shortcut: the iterates (and so the objective,
     # the certificate and the iteration count) are those of the full steps.
     import sklearn_privacy.discrete._convex._first_order_loops as loops
+    import sklearn_privacy.discrete._convex._iterates as iterates
 
     joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
     built = []
-    original = loops.WorkingSet
+    original = iterates.WorkingSet
 
     class Recorded(original):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             built.append(self.size)
 
-    loops.WorkingSet = Recorded
+    iterates.WorkingSet = Recorded
     try:
-        fast = loops.first_order_average(joint, D, 0.1, tol=1e-8)
+        fast = loops.first_order_average(ConvexProblem(joint, D, 0.1), tol=1e-8)
         assert built, "the working set was never used"
         assert min(built) < 0.1 * D.size
-        full = loops.first_order_average(joint, D, 0.1, tol=1e-8, sparse=False)
+        full = loops.first_order_average(ConvexProblem(joint, D, 0.1), tol=1e-8, sparse=False)
     finally:
-        loops.WorkingSet = original
+        iterates.WorkingSet = original
     (Q_fast, value_fast, gap_fast, n_fast), (Q_full, value_full, gap_full, n_full) = fast, full
     assert n_fast == n_full
     assert value_fast == pytest.approx(value_full, abs=1e-11)

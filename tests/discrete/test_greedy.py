@@ -1,5 +1,7 @@
 """Greedy funnel/bottleneck against the from-scratch textbook greedy and the stored-cost one."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from _textbook_greedy import greedy_merge_stored, greedy_merge_textbook
@@ -197,26 +199,55 @@ def _reference_cases(seed):
     yield rng, np.asfortranarray(rng.dirichlet(np.full(9 * 80, 0.5)).reshape(9, 80))
 
 
+def _reference_kwargs(rng, joint, objective):
+    """The five runs of each reference case: three thresholds, two multipliers."""
+    top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
+    return [
+        {"threshold": 0.0},
+        {"threshold": 0.8 * top},
+        {"threshold": float(rng.uniform(0, top))},
+        {"lam": 0.3},
+        {"lam": 1.2},
+    ]
+
+
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_greedy_equals_the_stored_cost_reference_to_the_bit(objective):
-    # greedy_merge_stored keeps the full matrix of the baseline's (git 9184b27)
-    # arithmetic and brute-forces every choice: the same merges in the same order
-    # and the same informations to the bit, ties included.
+    # greedy_merge_stored keeps the full matrix of the stored-cost arithmetic and
+    # brute-forces every choice: the same merges in the same order and the same
+    # informations to the bit, ties included.
     for rng, joint in _reference_cases(12):
-        top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
-        for kwargs in [
-            {"threshold": 0.0},
-            {"threshold": 0.8 * top},
-            {"threshold": float(rng.uniform(0, top))},
-            {"lam": 0.3},
-            {"lam": 1.2},
-        ]:
+        for kwargs in _reference_kwargs(rng, joint, objective):
             fast = greedy_merge(joint, objective=objective, **kwargs)
             ref = greedy_merge_stored(joint, objective=objective, **kwargs)
             np.testing.assert_array_equal(fast.merges, ref.merges)
             np.testing.assert_array_equal(fast.leakage, ref.leakage)
             np.testing.assert_array_equal(fast.disclosure, ref.disclosure)
             np.testing.assert_array_equal(fast.labels, ref.labels)
+
+
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_greedy_keeps_the_paths_of_its_pairwise_summing_predecessor(objective):
+    # tests/discrete/data/greedy_reference.npz (benchmarks/make_greedy_fixture.py) holds
+    # the paths of the greedy as it was before issue 38, which summed over S pairwise
+    # on Fortran-ordered buffers (a Fortran-ordered joint, and after its first
+    # compaction). Today's in-order sums round differently for |S| >= 8 only: the
+    # same merges, the informations within 1e-12; bit for bit for |S| < 8.
+    stored = np.load(Path(__file__).parent / "data" / "greedy_reference.npz")
+    n_differ = 0
+    for c, (rng, joint) in enumerate(_reference_cases(12)):
+        for k, kwargs in enumerate(_reference_kwargs(rng, joint, objective)):
+            path = greedy_merge(joint, objective=objective, **kwargs)
+            key = f"{objective}_{c}_{k}"
+            np.testing.assert_array_equal(path.merges, stored[f"{key}_merges"])
+            for name in ("leakage", "disclosure"):
+                ref = stored[f"{key}_{name}"]
+                if joint.shape[0] < 8:
+                    np.testing.assert_array_equal(getattr(path, name), ref)
+                else:
+                    np.testing.assert_allclose(getattr(path, name), ref, rtol=0, atol=1e-12)
+                    n_differ += not np.array_equal(getattr(path, name), ref)
+    assert n_differ > 0  # the cases with |S| >= 8 exercise the other order
 
 
 def test_greedy_equals_the_stored_cost_reference_on_adult(data_home):

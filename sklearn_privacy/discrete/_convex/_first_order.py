@@ -327,21 +327,7 @@ def _budget_multiplier(sums, values, p_y, budget, lam, rtol):
     return lam, np.exp(-lam * values[None, :] - log_z[:, None])
 
 
-def mirror_step_levels(
-    base,
-    p_s_given_y,
-    A,
-    lam_total,
-    levels,
-    p_y,
-    budget,
-    lam,
-    *,
-    out,
-    joint=None,
-    scratch=None,
-    block=32,
-):
+def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, block=32):
     """The projected mirror iterate ``softmax(base - P(S|Y)^T A - lam_total d)``, by row blocks.
 
     The same as ``project_levels(base - p_s_given_y @ A - lam_total (d - d_0), ...)``
@@ -355,26 +341,18 @@ def mirror_step_levels(
 
     Parameters
     ----------
+    problem : ConvexProblem
+        The problem (its ``levels`` are not None); the budget is its own.
     base : ndarray of shape (n_y, n_u)
         Log of the mirror iterate at the last (re)start.
-    p_s_given_y : ndarray of shape (n_y, n_s)
-        ``P(S | Y)``.
     A : ndarray of shape (n_s, n_u)
         Sum of the scaled log-posteriors since the last (re)start.
     lam_total : float
         Budget multipliers accumulated since the last (re)start.
-    levels : DistortionLevels
-        The levels of ``d``.
-    p_y : ndarray of shape (n_y,)
-        Weights of the rows.
-    budget : float
-        The distortion budget.
     lam : float
         Warm start of the multiplier.
     out : ndarray of shape (n_y, n_u)
         Where to write the projection.
-    joint : ndarray of shape (n_s, n_y), default=None
-        When given, the release ``joint @ Q`` is accumulated in the same pass.
     scratch : ndarray of shape (n_y, n_u), default=None
         Work array of the full-array path (allocated when needed and not given).
     block : int, default=32
@@ -385,16 +363,18 @@ def mirror_step_levels(
     Q : ndarray of shape (n_y, n_u)
         ``out``.
     lam : float
-    release : ndarray of shape (n_s, n_u) or None
-        ``joint @ Q`` when ``joint`` is given.
+    release : ndarray of shape (n_s, n_u)
+        ``joint @ Q``.
     """
+    levels, p_s_given_y, joint = problem.levels, problem.p_s_given_y, problem.joint
+    p_y, budget = problem.p_y, problem.budget
     n_y, n_u = base.shape
     if not levels._cell_scale:
         logits = np.matmul(p_s_given_y, -A, out=scratch)
         logits += base
         levels.add_scaled(logits, -lam_total)
         Q, lam = project_levels(logits, levels, p_y, budget, lam, out=out)
-        return Q, lam, None if joint is None else joint @ Q
+        return Q, lam, joint @ Q
     m = levels.values.size
     sums = np.empty((n_y, m))
     scratch = np.empty((min(block, n_y), n_u))
@@ -416,12 +396,11 @@ def mirror_step_levels(
             local[i:j].ravel(), weights=E.ravel(), minlength=(j - i) * m
         ).reshape(j - i, m)
     lam, factor = _budget_multiplier(sums, levels.values, p_y, budget, lam, 1e-9)
-    release = None if joint is None else np.zeros((joint.shape[0], n_u))
+    release = np.zeros((joint.shape[0], n_u))
     for i in range(0, n_y, block):
         j = min(n_y, i + block)
         out[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
-        if joint is not None:
-            release += joint[:, i:j] @ out[i:j]
+        release += joint[:, i:j] @ out[i:j]
     return out, lam, release
 
 

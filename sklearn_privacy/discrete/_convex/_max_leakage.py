@@ -8,7 +8,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from sklearn_privacy.discrete._convex._problem import _TINY, _bar, _entropy_of_s, _say, _step
+from sklearn_privacy.discrete._convex._problem import _TINY, _bar, _say, _step
 
 __all__ = ["certified_lower_end", "cut_certificate"]
 
@@ -17,28 +17,21 @@ __all__ = ["certified_lower_end", "cut_certificate"]
 _NU_MAX = 1e6
 # Slack in log r below Gibbs' bound: r sums to at most 1 despite rounding.
 _LOG_SLACK = 1e-12
+# Kelley rounds at one level of the bisection (a cut at the relaxation's own mapping
+# each), given up when a round raises the relaxation's (negative) value by less than
+# _CUT_STALL of its distance to 0.
+_CUT_ROUNDS = 12
+_CUT_STALL = 0.2
 
 
-def _log_posteriors(J, log_prior):
-    """``log P(S | U)`` of a release ``J`` (columns of no mass get the prior), less a slack."""
-    p_u = J.sum(axis=0)
-    log_post = np.log(np.maximum(J, _TINY)) - np.log(np.maximum(p_u, _TINY))
-    empty = p_u <= _TINY
-    if empty.any():
-        log_post[:, empty] = log_prior[:, None]
-    return log_post - _LOG_SLACK
-
-
-def cut_certificate(p_y, distortion, budget, delta, cuts, nu):
+def cut_certificate(problem, delta, cuts, nu):
     """``sum_y p_y min_u (d + sum_k nu_k (delta + G_k)) - budget``, less its rounding error.
 
     Positive proves that no mapping within ``budget`` reaches the level.
 
     Parameters
     ----------
-    p_y : ndarray of shape (n_y,)
-    distortion : ndarray of shape (n_y, n_u)
-    budget : float
+    problem : ConvexProblem
     delta : float
         ``H(S) - eps``.
     cuts : list of ndarray of shape (n_y, n_u)
@@ -53,9 +46,10 @@ def cut_certificate(p_y, distortion, budget, delta, cuts, nu):
         duality) less the budget, less a bound on the rounding of the sums
         (``1e-12`` of the magnitudes of the terms that gave each row's minimum).
     """
+    p_y, budget = problem.p_y, problem.budget
     nu = np.maximum(nu, 0.0)
-    R = distortion.copy()
-    size = distortion.copy()
+    R = problem.distortion.copy()
+    size = problem.distortion.copy()
     for k, G in enumerate(cuts):
         term = nu[:, k][None, :] * (delta + G)
         R += term
@@ -66,8 +60,9 @@ def cut_certificate(p_y, distortion, budget, delta, cuts, nu):
     return value - 1e-12 * (float(p_y @ size[rows, best]) + budget) - 1e-13
 
 
-def _relaxation(p_y, distortion, budget, delta, cuts, pairs, n_lp):
+def _relaxation(problem, delta, cuts, pairs, n_lp):
     """The dual linear program on the pairs ``(rows, cols)``: ``(value, c, nu, flows)``."""
+    p_y, distortion, budget = problem.p_y, problem.distortion, problem.budget
     rows, cols = pairs
     n_y, n_u = distortion.shape
     K = len(cuts)
@@ -98,20 +93,20 @@ def _relaxation(p_y, distortion, budget, delta, cuts, pairs, n_lp):
     return float(p_y @ c) - budget, c, nu, flows
 
 
-def _solve_level(p_y, distortion, budget, delta, cuts, pairs, n_lp, max_rounds=50, per_row=4):
+def _solve_level(problem, delta, cuts, pairs, n_lp, max_rounds=50, per_row=4):
     """Constraint generation for :func:`_relaxation` until no pair is violated.
 
     Each round adds, for every row whose constraint is violated, its ``per_row``
     most violated pairs.
     """
-    n_u = distortion.shape[1]
+    n_u = problem.distortion.shape[1]
     out = None
     for _ in range(max_rounds):
-        out = _relaxation(p_y, distortion, budget, delta, cuts, pairs, n_lp)
+        out = _relaxation(problem, delta, cuts, pairs, n_lp)
         if out is None:
             return None, pairs
         _, c, nu, _ = out
-        R = distortion.copy()
+        R = problem.distortion.copy()
         for k, G in enumerate(cuts):
             R += nu[:, k][None, :] * (delta + G)
         # The solver's own accuracy is about 1e-7; the decision is exact anyway.
@@ -127,9 +122,36 @@ def _solve_level(p_y, distortion, budget, delta, cuts, pairs, n_lp, max_rounds=5
     return out, pairs
 
 
-def certified_lower_end(
-    joint, distortion, budget, mappings, lo, hi, *, tol=1e-5, max_steps=40, verbose=0
-):
+def _decide_level(problem, delta, cuts, pairs, n_lp):
+    """Whether the cuts prove the level infeasible, adding cuts at the relaxation's mapping.
+
+    The linear program's multipliers of the pair constraints are a mapping ``W``
+    (``P(Y, U)``) that meets the linearised constraints; its own posteriors,
+    outputs the earlier mappings left empty included, give the cut that
+    separates it when it breaks the true ones (Kelley's cutting planes). A cut
+    is valid at every level: ``cuts`` keeps them. At most ``_CUT_ROUNDS`` cuts; gives
+    up when a round raises the relaxation's (negative) value by less than
+    ``_CUT_STALL`` of its distance to 0. Returns ``(certified, pairs)``.
+    """
+    n_y, n_u = problem.distortion.shape
+    value = -np.inf
+    for _ in range(_CUT_ROUNDS + 1):
+        out, pairs = _solve_level(problem, delta, cuts, pairs, n_lp)
+        if out is None:
+            return False, pairs
+        if cut_certificate(problem, delta, cuts, out[2]) > 0:
+            return True, pairs
+        if out[0] - value < _CUT_STALL * -out[0]:
+            return False, pairs  # too slow a climb to reach 0 in the rounds left
+        value = out[0]
+        W = np.zeros(n_y * n_u)
+        np.add.at(W, pairs[0] * n_u + pairs[1], np.maximum(out[3], 0.0))
+        J = problem.p_s_given_y.T @ W.reshape(n_y, n_u)
+        cuts.append(problem.p_s_given_y @ problem.log_posterior(J, _LOG_SLACK))
+    return False, pairs
+
+
+def certified_lower_end(problem, mappings, lo, hi, *, tol=1e-5, max_steps=40, verbose=0):
     """The largest ``eps`` in ``[lo, hi]`` that the cuts of ``mappings`` prove infeasible.
 
     Each mapping's posteriors give one cut per output (an output of no mass
@@ -139,9 +161,7 @@ def certified_lower_end(
 
     Parameters
     ----------
-    joint : ndarray of shape (n_s, n_y)
-    distortion : ndarray of shape (n_y, n_u)
-    budget : float
+    problem : ConvexProblem
     mappings : list of ndarray of shape (n_y, n_u)
         Mappings whose posteriors linearise the leakage constraints (the
         closer to the optimum's, the tighter the bound).
@@ -160,13 +180,9 @@ def certified_lower_end(
     n_lp : int
         Linear programs solved.
     """
+    distortion, p_s_given_y = problem.distortion, problem.p_s_given_y
     n_y, n_u = distortion.shape
-    p_y = joint.sum(axis=0)
-    p_s = joint.sum(axis=1)
-    h_s = _entropy_of_s(joint)
-    log_prior = np.log(np.maximum(p_s / p_s.sum(), _TINY))
-    p_s_given_y = (joint / np.maximum(p_y, _TINY)).T
-    cuts = [p_s_given_y @ _log_posteriors(joint @ Q, log_prior) for Q in mappings]
+    cuts = [p_s_given_y @ problem.log_posterior(problem.joint @ Q, _LOG_SLACK) for Q in mappings]
     # One more: each output with the posterior of its closest input (an output the
     # mappings leave empty would otherwise only have the prior).
     nearest = distortion.argmin(axis=0)
@@ -186,12 +202,7 @@ def certified_lower_end(
                 break
             eps = 0.5 * (lo + top)
             _step(bar, "eps={:.4g}, bracket width {:.2e}, {} LPs", eps, top - lo, n_lp[0])
-            delta = h_s - eps
-            out, pairs = _solve_level(p_y, distortion, budget, delta, cuts, pairs, n_lp)
-            certified = (
-                out is not None
-                and cut_certificate(p_y, distortion, budget, delta, cuts, out[2]) > 0
-            )
+            certified, pairs = _decide_level(problem, problem.h_s - eps, cuts, pairs, n_lp)
             if certified:
                 lo = eps
             else:

@@ -1,12 +1,17 @@
 """The privacy-mapping problem (calmon2012) that every convex solver shares.
 
-Checks, reductions before solving, clean-ups of a solver's mapping,
-:class:`ConvexSolverError`, and the solvers' output at ``verbose``: the lines
-of :func:`_say` (stdout) and the progress bars of :func:`_bar` (stderr).
+:class:`ConvexProblem` (the data and its marginals, built once), checks, reductions before
+solving, clean-ups of a solver's mapping, :class:`ConvexSolverError`, and the solvers' output
+at ``verbose``: the lines of :func:`_say` (stdout) and the progress bars of :func:`_bar`.
 """
 
 import numpy as np
 
+from sklearn_privacy.discrete._convex._first_order import (
+    DistortionLevels,
+    budget_projection,
+    project_levels,
+)
 from sklearn_privacy.information import entropy
 from sklearn_privacy.utils import progress
 
@@ -39,6 +44,90 @@ class ConvexSolverError(RuntimeError):
     >>> issubclass(ConvexSolverError, RuntimeError)
     True
     """
+
+
+class ConvexProblem:
+    """One privacy-mapping problem and what every first-order step reads of it, built once.
+
+    Parameters
+    ----------
+    joint : ndarray of shape (n_s, n_y)
+        ``P(S, Y)`` (merged by :func:`_sufficient_joint`).
+    distortion : ndarray of shape (n_y, n_u)
+    budget : float
+
+    Attributes
+    ----------
+    p_y : ndarray of shape (n_y,)
+    h_s : float
+        ``H(S)``.
+    log_prior : ndarray of shape (n_s, 1)
+        ``log P(S)``: the posterior given to an output of no mass.
+    p_s_given_y : ndarray of shape (n_y, n_s)
+        ``P(S | Y)``, C-contiguous (the products with it are the inner loops).
+    levels : DistortionLevels or None
+        The levels of ``d`` when it has few distinct values.
+    distortion_sq : ndarray or None
+        ``d * d`` for the projection of a ``d`` of many values (None with levels).
+    """
+
+    def __init__(self, joint, distortion, budget):
+        self.joint, self.distortion, self.budget = joint, distortion, budget
+        self.p_y = joint.sum(axis=0)
+        p_s = joint.sum(axis=1)
+        self.h_s = _entropy_of_s(joint)
+        self.log_prior = np.log(np.maximum(p_s / p_s.sum(), _TINY))[:, None]
+        self.p_s_given_y = np.ascontiguousarray((joint / np.maximum(self.p_y, _TINY)).T)
+        self.levels = DistortionLevels.of(distortion)
+        self.distortion_sq = None if self.levels is not None else distortion * distortion
+        self._scratch = None
+
+    @property
+    def scratch(self):
+        """A work array of the mapping's shape, made once and shared by the steps."""
+        if self._scratch is None:
+            self._scratch = np.empty(self.distortion.shape)
+        return self._scratch
+
+    def log_posterior(self, J, slack=0.0):
+        """``log P(S | U)`` of the release ``J = joint @ Q``, less ``slack``.
+
+        An output of no mass gets the prior: any posterior keeps the dual bounds
+        valid. ``slack`` keeps a cut below Gibbs' bound despite rounding.
+        """
+        p_u = J.sum(axis=0)
+        log_post = np.log(np.maximum(J, _TINY)) - np.log(np.maximum(p_u, _TINY))
+        empty = p_u <= _TINY
+        if empty.any():
+            log_post[:, empty] = self.log_prior
+        if slack:
+            log_post -= slack
+        return log_post
+
+    def leakage(self, J):
+        """``I(S; U) = H(S) - H(S | U)`` of the release ``J``, and its ``log P(S | U)``."""
+        log_post = self.log_posterior(J)
+        return self.h_s + float((J * log_post).sum()), log_post
+
+    def project(self, logits, lam, *, budget=None, out=None, by_cells=False):
+        """KL projection of ``softmax(logits)`` onto the budget: ``(Q, lam)``.
+
+        Through the level sums when ``d`` has few values (``by_cells``: see
+        :func:`~._first_order.project_levels`), else by the dense Newton search.
+        ``budget`` defaults to the problem's; ``out`` receives ``Q`` when given.
+        """
+        budget = self.budget if budget is None else budget
+        if self.levels is not None:
+            return project_levels(
+                logits, self.levels, self.p_y, budget, lam, out=out, by_cells=by_cells
+            )
+        Q, lam = budget_projection(
+            logits, self.distortion, self.p_y, budget, lam, distortion_sq=self.distortion_sq
+        )
+        if out is None:
+            return Q, lam
+        np.copyto(out, Q)
+        return out, lam
 
 
 def _check_problem(joint, distortion, max_distortion=None):

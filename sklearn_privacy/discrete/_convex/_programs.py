@@ -154,13 +154,12 @@ def _independent_release_mapping(joint, distortion, max_distortion):
     return None
 
 
-def _conic_maximum_line_search(
-    program, joint, p_y, distortion, max_distortion, chain, solver_options, tol, verbose
-):
+def _conic_maximum_line_search(program, joint, p_y, distortion, max_distortion, chain, settings):
     """Thm. 2 by bisection over ``eps``, each level one least-distortion program.
 
     ``joint`` is the (merged) joint the program was built on (``program=None``
-    builds it), ``p_y`` the column sums of the joint as given.
+    builds it), ``p_y`` the column sums of the joint as given; ``settings``
+    the public function's (``solver_options``, ``tol`` and ``verbose`` are read).
 
     Returns ``(Q, solver, eps_hi, n_steps, n_failed)``: the best mapping met
     within the budget, the solver that produced it, the upper end of the final
@@ -169,6 +168,7 @@ def _conic_maximum_line_search(
     """
     import cvxpy as cp
 
+    solver_options, tol, verbose = settings.solver_options, settings.tol, settings.verbose
     if program is None:
         program = _MaxLeakageProgram(joint, distortion)
     # H(S) of the merged S: eq. 32's H(S) - eps is stated for the S the program sees.
@@ -223,10 +223,9 @@ def _conic_maximum_line_search(
                 # Any mapping within the budget bounds the optimum by its own leakage.
                 Q_hi, best, used = Q, leak, name
             if Q is not None:
-                # The least distortion at this level is within the budget: eps* <= mid,
-                # even when the solver's mapping leaks a little more than mid (its
-                # accuracy). Taking such a level as too low sent the old search up to
-                # 0.0517 where the optimum is 0.0456 (tests/discrete/test_convex_scale.py).
+                # The least distortion at this level is within the budget: eps* <= mid even
+                # when the mapping leaks a little more (taking such a level as too low sent
+                # the search to 0.0517 for an optimum 0.0456: tests/discrete/test_convex_scale).
                 hi = min(mid, best)
             else:
                 lo = mid

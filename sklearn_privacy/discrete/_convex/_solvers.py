@@ -4,6 +4,7 @@ The layers of ``_convex/``: "Convex solvers by layer" in ``docs/design.md``.
 """
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils import Bunch
@@ -13,6 +14,7 @@ from sklearn_privacy.discrete._convex._first_order_loops import (
     first_order_maximum,
 )
 from sklearn_privacy.discrete._convex._problem import (
+    ConvexProblem,
     ConvexSolverError,
     _bar,
     _check_problem,
@@ -202,14 +204,12 @@ class ConvexMappingResult(Bunch):
         )
 
 
-def _result(
-    joint, distortion, Q, solver, *, measure, n_iter=0, gap=np.nan, epsilon=None, n_failed=0
-):
+def _result(joint, distortion, Q, solver, *, measure, n_iter=0, gap=np.nan, epsilon=None):
     """The :class:`ConvexMappingResult` of mapping ``Q`` for the (unmerged) ``joint``.
 
     ``epsilon=None`` is the mapping's own maximum leakage for ``measure=
     "maximum"`` (the forced mapping, which is the optimum), ``nan`` for
-    average leakage.
+    average leakage. ``n_failed`` is 0 (the line search sets its own).
     """
     p_y = joint.sum(axis=0)
     release = joint @ Q
@@ -230,7 +230,7 @@ def _result(
         n_iter=int(n_iter),
         gap=float(gap),
         epsilon=float(epsilon),
-        n_failed=int(n_failed),
+        n_failed=0,
     )
 
 
@@ -329,20 +329,28 @@ def min_average_leakage_mapping(
     >>> round(result["distortion"], 6), round(result["average_leakage"], 4)
     (0.2, 0.0663)
     """
-    return _average_leakage_mapping(
-        joint, distortion, max_distortion, None, solver, solver_options, tol, max_iter, verbose
-    )
+    settings = _Settings(solver, solver_options, tol, max_iter, verbose)
+    return _average_leakage_mapping(joint, distortion, max_distortion, None, settings)
 
 
-def _average_leakage_mapping(
-    joint, distortion, max_distortion, program, solver, solver_options, tol, max_iter, verbose
-):
+class _Settings(NamedTuple):
+    """How the public solver functions were asked to solve, passed on as one argument."""
+
+    solver: str
+    solver_options: dict
+    tol: float
+    max_iter: int
+    verbose: int
+
+
+def _average_leakage_mapping(joint, distortion, max_distortion, program, settings):
     """:func:`min_average_leakage_mapping`, re-solving ``program`` when one is given.
 
     ``program``: the :class:`_AverageLeakageProgram` of this problem, built once by
     :func:`leakage_distortion_curve` for all its budgets; None builds it here if a
     conic solver runs.
     """
+    solver, solver_options, tol, max_iter, verbose = settings
     joint, distortion = _check_problem(joint, distortion, max_distortion)
     p_y = joint.sum(axis=0)
     constant = p_y @ distortion
@@ -363,7 +371,10 @@ def _average_leakage_mapping(
         if name == "first-order":
             started = time.perf_counter()
             Q, _, gap, n_iter = first_order_average(
-                joint, distortion, max_distortion, tol=tol, max_iter=max_iter, verbose=verbose
+                ConvexProblem(joint, distortion, max_distortion),
+                tol=tol,
+                max_iter=max_iter,
+                verbose=verbose,
             )
             _say(
                 verbose,
@@ -452,7 +463,7 @@ def min_maximum_leakage_mapping(
         mapping meets it) and ``n_failed`` (line-search steps no solver
         answered). The first-order path's ``gap`` is the width of its
         certified bracket, which does not close on large alphabets (500
-        symbols, Hamming: maximum leakage 0.491, certified above 0.458): the returned
+        symbols, Hamming: maximum leakage 0.491, certified above 0.4846): the returned
         leakage is that of the mapping, checked, and the optimum lies between
         ``epsilon - gap`` and ``epsilon``; the upper end settles as the
         smoothing sharpens and is usually close to the optimum, but only the
@@ -473,20 +484,18 @@ def min_maximum_leakage_mapping(
     >>> round(result["maximum_leakage"], 6)
     0.192745
     """
-    return _maximum_leakage_mapping(
-        joint, distortion, max_distortion, None, solver, solver_options, tol, max_iter, verbose
-    )
+    settings = _Settings(solver, solver_options, tol, max_iter, verbose)
+    return _maximum_leakage_mapping(joint, distortion, max_distortion, None, settings)
 
 
-def _maximum_leakage_mapping(
-    joint, distortion, max_distortion, program, solver, solver_options, tol, max_iter, verbose
-):
+def _maximum_leakage_mapping(joint, distortion, max_distortion, program, settings):
     """:func:`min_maximum_leakage_mapping`, re-solving ``program`` when one is given.
 
     ``program``: the :class:`_MaxLeakageProgram` of this problem, built once by
     :func:`leakage_distortion_curve` for all its budgets; None builds it here if the
     conic line search runs.
     """
+    solver, _, tol, max_iter, verbose = settings
     joint, distortion = _check_problem(joint, distortion, max_distortion)
     p_y = joint.sum(axis=0)
     chain = _solver_chain(solver, distortion.size, first_order_ok=True)
@@ -505,7 +514,10 @@ def _maximum_leakage_mapping(
     if chain == ["first-order"]:
         started = time.perf_counter()
         Q_hi, hi, lo, n_iter = first_order_maximum(
-            joint, distortion, max_distortion, tol=tol, max_iter=max_iter, verbose=verbose
+            ConvexProblem(joint, distortion, max_distortion),
+            tol=tol,
+            max_iter=max_iter,
+            verbose=verbose,
         )
         _say(
             verbose,
@@ -523,18 +535,13 @@ def _maximum_leakage_mapping(
             epsilon=hi,
         )
     Q_hi, used, hi, n_steps, n_failed = _conic_maximum_line_search(
-        program, joint, p_y, distortion, max_distortion, chain, solver_options, tol, verbose
+        program, joint, p_y, distortion, max_distortion, chain, settings
     )
-    return _result(
-        full_joint,
-        distortion,
-        Q_hi,
-        used,
-        measure="maximum",
-        n_iter=n_steps,
-        epsilon=hi,
-        n_failed=n_failed,
+    result = _result(
+        full_joint, distortion, Q_hi, used, measure="maximum", n_iter=n_steps, epsilon=hi
     )
+    result["n_failed"] = int(n_failed)
+    return result
 
 
 @validate_params(
@@ -601,18 +608,7 @@ def leakage_distortion_curve(
     results = []
     with _bar(verbose, budgets.size, "leakage-distortion curve (budgets)") as bar:
         for b in budgets:
-            results.append(
-                fn(
-                    joint,
-                    distortion,
-                    float(b),
-                    program=program,
-                    solver=solver,
-                    solver_options=solver_options,
-                    tol=tol,
-                    max_iter=_MAX_ITER,
-                    verbose=verbose,
-                )
-            )
+            settings = _Settings(solver, solver_options, tol, _MAX_ITER, verbose)
+            results.append(fn(joint, distortion, float(b), program, settings))
             bar.update()
     return results

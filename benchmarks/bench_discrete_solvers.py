@@ -1,0 +1,134 @@
+"""The discrete solvers of issue 38, a baseline commit against this tree in the same run.
+
+``python benchmarks/bench_discrete_solvers.py [--baseline 4730279] [parts...]``, parts among
+``pages`` (the greedy triangle's first touch on ``np.empty`` against ``mmap`` pages, in this
+process), ``certificate`` (maximum leakage at 500 symbols, |S| = 6, Dirichlet(0.5) joint,
+Hamming, budget 0.05: CPU time and certified gap), ``greedy`` (the greedy funnel at 20 000
+dense symbols) and ``convex`` (average leakage on Adult's 2142 symbols); each of the last three
+alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads, and prints
+wall and CPU seconds and their ratios.
+"""
+
+import argparse
+import mmap
+import resource
+
+import numpy as np
+from _common import REPO, checkout_at_ref, default_data_home, remove_checkout, run_with_package
+
+_CHILD = """
+import os, resource, time
+import numpy as np
+from threadpoolctl import threadpool_limits
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+{setup}
+with threadpool_limits({threads}):
+    wall, c = time.perf_counter(), cpu()
+    out = {run}
+    wall, c = time.perf_counter() - wall, cpu() - c
+print(repr((wall, c, out)))
+"""
+
+_PARTS = {
+    "certificate": (
+        "from sklearn_privacy.discrete import min_maximum_leakage_mapping\n"
+        "rng = np.random.default_rng(0)\n"
+        "joint = rng.dirichlet(np.full(6 * 500, 0.5)).reshape(6, 500)\n"
+        "D = 1 - np.eye(500)",
+        "(lambda r: (float(r['gap']), float(r['maximum_leakage'])))("
+        "min_maximum_leakage_mapping(joint, D, 0.05, solver='first-order'))",
+    ),
+    "greedy": (
+        "from sklearn_privacy.discrete import greedy_merge\n"
+        "rng = np.random.default_rng(0)\n"
+        "joint = rng.dirichlet(np.full(8 * 20000, 0.5)).reshape(8, 20000)",
+        "(lambda p: (len(p.merges), float(p.leakage[-1])))(greedy_merge(joint, threshold=0.8 * "
+        "float(-(joint.sum(0) * np.log(joint.sum(0))).sum())))",
+    ),
+    "convex": (
+        "from sklearn_privacy.discrete import ConvexPrivacyMapping\n"
+        "from sklearn_privacy.datasets import fetch_adult\n"
+        "X = fetch_adult(data_home={data_home!r}, as_frame=True).frame[\n"
+        "    ['education', 'occupation', 'race', 'sex']].astype(str)",
+        "(lambda m: (float(m.average_leakage_), float(m.gap_), m.n_iter_))("
+        "ConvexPrivacyMapping(0.1, sensitive=['sex'], max_categories=None).fit(X))",
+    ),
+}
+
+
+def _cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def pages(size=50_000_000, repeats=6):
+    """First touch of a ``size``-float triangle on ``np.empty`` and on ``mmap`` pages."""
+    makers = {
+        "np.empty": lambda: np.empty(size),
+        "mmap": lambda: np.frombuffer(mmap.mmap(-1, 8 * size), dtype=np.float64),
+    }
+    times = {name: [] for name in makers}
+    for _ in range(repeats):
+        for name, make in makers.items():
+            start = _cpu()
+            a = make()
+            for i in range(0, size, 1_000_000):
+                a[i : i + 1_000_000] = 1.0
+            times[name].append(_cpu() - start)
+            del a
+    for path in ("enabled", "defrag"):
+        try:
+            with open(f"/sys/kernel/mm/transparent_hugepage/{path}") as f:
+                print(f"THP {path}: {f.read().strip()}")
+        except OSError:
+            pass
+    for name, values in times.items():
+        each = ", ".join(f"{v:.3f}" for v in values)
+        print(f"{name}: median {np.median(values):.3f} s CPU ({each})")
+
+
+def compare(part, baseline, repeats, threads, data_home):
+    setup, run = _PARTS[part]
+    setup = setup.format(data_home=data_home)
+    folder = checkout_at_ref(baseline)
+    try:
+        for n_threads in threads:
+            code = _CHILD.format(setup=setup, run=run, threads=n_threads)
+            rows = {"baseline": [], "new": []}
+            for _ in range(repeats):
+                rows["baseline"].append(run_with_package(folder, code))
+                rows["new"].append(run_with_package(REPO, code))
+            for name, values in rows.items():
+                print(
+                    f"{part} {n_threads} thread(s) {name}: "
+                    + "; ".join(f"wall {w:.2f} s CPU {c:.2f} s -> {out}" for w, c, out in values)
+                )
+            best = {k: (min(v[0] for v in vs), min(v[1] for v in vs)) for k, vs in rows.items()}
+            print(
+                f"{part} {n_threads} thread(s): new/baseline wall "
+                f"{best['new'][0] / best['baseline'][0]:.2f}, CPU "
+                f"{best['new'][1] / best['baseline'][1]:.2f} (best of {repeats})"
+            )
+    finally:
+        remove_checkout(folder)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("parts", nargs="*", default=["pages", "certificate", "greedy", "convex"])
+    parser.add_argument("--baseline", default="4730279")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--data-home", default=default_data_home())
+    args = parser.parse_args()
+    for part in args.parts:
+        if part == "pages":
+            pages()
+        else:
+            compare(part, args.baseline, args.repeats, args.threads, args.data_home)
+
+
+if __name__ == "__main__":
+    main()
