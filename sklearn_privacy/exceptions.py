@@ -5,7 +5,12 @@ import os
 import sys
 import warnings
 
-__all__ = ["DegenerateReleaseWarning", "PrivacyLeakWarning", "PrivateFitWarning"]
+__all__ = [
+    "DegenerateReleaseWarning",
+    "PrivacyLeakWarning",
+    "PrivateFitWarning",
+    "UnseenCategoryWarning",
+]
 
 # The folders of the libraries whose frames a warning skips: this package's own, and
 # scikit-learn's and joblib's found without importing them (this module imports nothing).
@@ -38,7 +43,7 @@ def user_stacklevel():
 _SHOWN = set()
 
 
-def warn_user(message, category):
+def warn_user(message, category, *, cause=None):
     """Warn at the user's line, once per line and text under the default filter.
 
     Python's ``"default"`` action shows a warning once per location, until
@@ -49,7 +54,9 @@ def warn_user(message, category):
     their content, which every task copies), so that the ``"default"``,
     ``"module"`` and ``"once"`` actions mean what they say across a search;
     ``"always"`` and ``"error"`` behave as usual. Every warning that a fit
-    emits goes through here, with a text that does not vary per fit.
+    emits goes through here, with a text that does not vary per fit; a
+    warning whose text carries its own numbers (a count of rows) gives
+    ``cause``, a text that does not vary, to be remembered by instead.
     """
     frame, level = sys._getframe(), 1  # stacklevel 1 is this frame, which calls warn
     while frame is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
@@ -60,7 +67,7 @@ def warn_user(message, category):
         action = _action(text, category, module, lineno)
         where = {"default": (frame.f_code.co_filename, lineno), "module": (module,), "once": ()}
         if action in where:
-            key = (text, category, where[action], _filters_content())
+            key = (cause or text, category, where[action], _filters_content())
             if key in _SHOWN:
                 return
             _SHOWN.add(key)
@@ -178,4 +185,38 @@ class PrivateFitWarning(UserWarning):
     ...     _ = L2CompressionDP(epsilon=1.0).fit(X)
     >>> any(issubclass(w.category, PrivateFitWarning) for w in caught)
     True
+    """
+
+
+class UnseenCategoryWarning(UserWarning):
+    """Rows of a release whose values were not seen at fit, released as their nearest.
+
+    Raised by ``transform`` of a discrete mechanism with
+    ``handle_unknown="nearest"`` (the default) when rows of ``X`` hold a
+    combination of values the fit did not see (a typo, a rare category of a
+    test split): each is released as the seen combination agreeing with it
+    on most columns. The message gives how many rows, and the first few
+    mappings; ``n_unseen_rows_`` holds the count of the last ``transform``.
+    Silence it with this category, or refuse such rows with
+    ``handle_unknown="error"``. Shown once per line of the caller under the
+    default filter, also across the folds of a search.
+
+    See Also
+    --------
+    sklearn_privacy.discrete.PrivacyFunnelTransformer : Warns when it maps unseen rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn_privacy import PrivacyFunnelTransformer
+    >>> from sklearn_privacy.exceptions import UnseenCategoryWarning
+    >>> X = np.array([["F", "a"], ["M", "b"]] * 50, dtype=object)
+    >>> funnel = PrivacyFunnelTransformer(sensitive=[0]).fit(X)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = funnel.transform(np.array([["F", "a"], ["M", "typo"]], dtype=object))
+    >>> [w.category.__name__ for w in caught], funnel.n_unseen_rows_
+    (['UnseenCategoryWarning'], 1)
+    >>> warnings.simplefilter("ignore", UnseenCategoryWarning)  # silence it
     """
