@@ -137,6 +137,7 @@ def test_tradeoff_curve_refuses_s_its_privacy_scorers_would_not_get(data):
     kwargs = dict(param_range=[0.5], cv=CV, params={"sensitive": s})
     with pytest.raises(ValueError, match="the privacy scorers would get no S"):
         tradeoff_curve(mechanism, X, y, scoring={"leak": make_leakage_scorer()}, **kwargs)
+
     # a mechanism alone takes fit(X, y, sensitive=S) with routing off: with no privacy
     # scorer, or with S among the columns, nothing is refused
     def fitted_leakage(estimator, X, y):
