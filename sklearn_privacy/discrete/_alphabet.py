@@ -253,7 +253,7 @@ class CategoricalAlphabet:
         rows : ndarray of int
             The unseen rows (``encode(..., return_unseen=True)``).
         n_shown : int, default=3
-            Most changes described.
+            Most changes described, and most cells of each.
 
         Returns
         -------
@@ -270,11 +270,13 @@ class CategoricalAlphabet:
         shown = []
         for i in np.argsort(-counts, kind="stable")[:n_shown]:
             before, after = changes[i, : self.n_columns_], changes[i, self.n_columns_ :]
+            changed = [k for k in range(self.n_columns_) if before[k] is not None]
             cells = ", ".join(
                 f"{_plain(before[k])!r} -> {_plain(after[k])!r} in {self._column_name(k)}"
-                for k in range(self.n_columns_)
-                if before[k] is not None
+                for k in changed[:n_shown]
             )
+            if len(changed) > n_shown:  # a row unlike any seen: a bounded message
+                cells += f" and {len(changed) - n_shown} more column(s)"
             shown.append(f"{cells} ({counts[i]} row{'s' if counts[i] > 1 else ''})")
         more = len(changes) - len(shown)
         return "; ".join(shown) + (f"; and {more} other change(s)" if more > 0 else "")

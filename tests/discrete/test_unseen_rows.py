@@ -129,3 +129,14 @@ def test_an_array_names_the_column_of_x_not_of_the_release():
     _, caught = _transform(funnel, new)
     assert "'typo' -> " in str(caught[0].message)
     assert re.search(r"in column 2 \(\d rows?\)", str(caught[0].message))
+
+
+def test_a_row_unlike_any_seen_gives_a_bounded_message():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(200, 30)).astype(str)
+    funnel = PrivacyFunnelTransformer(sensitive=[0], threshold=0.5).fit(X)
+    new = np.full((5, 30), "new", dtype=object)
+    _, caught = _transform(funnel, new)
+    message = str(caught[0].message)
+    assert "5 of 5 rows" in message and "and 26 more column(s) (5 rows)" in message
+    assert len(message) < 600
