@@ -28,10 +28,12 @@ each page the script checks that
   unreadable), no such element may stick out of the text column unless an
   ancestor inside the column scrolls it, and the page itself must not be wider
   than the window;
-* at the desktop width (1280 px) the gallery's code blocks and printed output
-  and the tables of the gallery and the user guide (the results tables) fit
-  their box: their content is at most a few pixels wider than the element, so
-  that no column of a result has to be scrolled into view (``must_fit``).
+* at the desktop width (1280 px) the gallery's code blocks and printed output,
+  the tables of the gallery and the user guide (the results tables) and the
+  code (Python, doctests) of the user guide and the API pages fit their box:
+  their content is at most a few pixels wider than the element, so that no
+  column of a result or end of a comment has to be scrolled into view
+  (``must_fit``).
 
 Pages checked: the index and every top-level page, every user-guide page,
 every gallery page and, unless ``--no-api``, every API page (the subpackage
@@ -163,7 +165,11 @@ INSPECT_LAYOUT = r"""
     const box = el.getBoundingClientRect();
     if (box.width === 0) { continue; }
     const style = getComputedStyle(el);
-    boxes.push({element: label(el), kind: el.tagName === "TABLE" ? "table" : "code",
+    // code the reader types (Python, a doctest) or what it printed (text, gallery output)
+    const typed = el.closest(".highlight-python, .highlight-pycon, .highlight-default, " +
+                             ".highlight-python3, .highlight-ipython3");
+    const kind = el.tagName === "TABLE" ? "table" : (typed ? "code" : "output");
+    boxes.push({element: label(el), kind,
                 scrollWidth: el.scrollWidth, clientWidth: el.clientWidth});
     if (el.scrollWidth > el.clientWidth + 1 && !scrolls(el)) {
       add(el, "content wider than its box and no horizontal scrollbar " +
@@ -208,14 +214,19 @@ FIT_TOLERANCE = 4
 
 
 def must_fit(page, kind):
-    """Whether an element of ``kind`` ("code" or "table") on ``page`` must fit its box.
+    """Whether an element of ``kind`` ("code", "output" or "table") on ``page`` must fit its box.
 
     ``page`` is the path of the page relative to the site's root (``auto_examples/x.html``).
+    Everything of the gallery; the tables and the code (Python, doctests: what a reader
+    copies, whose comments were cut, issue 36) of the user guide; the code of the API pages
+    (a docstring's Examples). Printed output outside the gallery may scroll.
     """
     folder = page.split("/", 1)[0] if "/" in page else ""
     if folder == "auto_examples":
         return True
-    return kind == "table" and folder == "user_guide"
+    if folder == "user_guide":
+        return kind in ("table", "code")
+    return kind == "code" and folder in ("api", "generated")
 
 
 def fit_problems(page, width, boxes, tolerance=FIT_TOLERANCE):

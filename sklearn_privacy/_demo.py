@@ -411,6 +411,18 @@ def run_breast_cancer(
     return title, table, results, baselines
 
 
+def _log_axis_spread(values):
+    """Error bars of the mean over splits (rows) that stay on a log axis: (below, above).
+
+    Mean ± std runs below 0 when one split's distortion is far above the others (the
+    spread of a skewed positive quantity); the 16th to 84th percentiles of the splits
+    (mean ± std of a normal) stay positive. Widened to reach the mean when it lies outside.
+    """
+    mean = values.mean(axis=1)
+    low, high = np.percentile(values, [16, 84], axis=1)
+    return np.vstack([np.maximum(mean - low, 0.0), np.maximum(high - mean, 0.0)])
+
+
 def plot_breast_cancer(results, baselines, path):
     """Accuracy and distortion against epsilon (log scale), private and public fits."""
     import matplotlib
@@ -429,7 +441,7 @@ def plot_breast_cancer(results, baselines, path):
         left.errorbar(eps, acc.mean(axis=1), acc.std(axis=1), marker=marker, capsize=2,
                       label=label)  # fmt: skip
         distortion = -results[key].test_scores["distortion"]
-        right.errorbar(eps, distortion.mean(axis=1), distortion.std(axis=1), marker=marker,
+        right.errorbar(eps, distortion.mean(axis=1), _log_axis_spread(distortion), marker=marker,
                        capsize=2, label=label)  # fmt: skip
     for key, style, label in (
         ("no mechanism", "-.", "no mechanism (log1p features)"),
@@ -447,7 +459,7 @@ def plot_breast_cancer(results, baselines, path):
         ax.set_xlabel("epsilon (delta = 1e-5); smaller is more private")
     right.set_yscale("log")
     left.set_ylabel("accuracy on released test rows")
-    right.set_ylabel("distortion E||x - t||^2 of released test rows")
+    right.set_ylabel("distortion E||x - t||^2 of released test rows\n(bars: middle 68 % of splits)")
     left.set_title("Logistic regression on the release")
     right.set_title("Distance of the release from the rows")
     left.legend(loc="upper left", fontsize="small")
@@ -490,7 +502,10 @@ def main(argv=None):
     parser.add_argument(
         "--dp", action="store_true", help="run the DP experiment on breast cancer instead"
     )
-    parser.add_argument("--output", default="tradeoff.png", help="where to write the plot")
+    parser.add_argument(
+        "--output", default=None, help="where to write the plot (default: tradeoff.png, "
+        "with --dp tradeoff_dp.png: the two jobs' figures do not overwrite each other)"
+    )  # fmt: skip
     parser.add_argument("--splits", type=int, default=None, help="number of random splits")
     parser.add_argument(
         "--thresholds",
@@ -500,6 +515,8 @@ def main(argv=None):
     )
     parser.add_argument("--jobs", type=int, default=None, help="parallel jobs (-1: all cores)")
     args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = "tradeoff_dp.png" if args.dp else "tradeoff.png"
 
     if args.dp:
         n_splits = args.splits or 20

@@ -4,7 +4,12 @@ The package raises its warnings through ``sklearn_privacy.utils.warn_user`` (the
 line, once per cause across a search).
 """
 
-__all__ = ["DegenerateReleaseWarning", "PrivacyLeakWarning", "PrivateFitWarning"]
+__all__ = [
+    "DegenerateReleaseWarning",
+    "PrivacyLeakWarning",
+    "PrivateFitWarning",
+    "UnseenCategoryWarning",
+]
 
 
 class PrivacyLeakWarning(UserWarning):
@@ -88,4 +93,38 @@ class PrivateFitWarning(UserWarning):
     ...     _ = L2CompressionDP(epsilon=1.0).fit(X)
     >>> any(issubclass(w.category, PrivateFitWarning) for w in caught)
     True
+    """
+
+
+class UnseenCategoryWarning(UserWarning):
+    """Rows of a release whose values were not seen at fit, released as their nearest.
+
+    Raised by ``transform`` of a discrete mechanism with
+    ``handle_unknown="nearest"`` (the default) when rows of ``X`` hold a
+    combination of values the fit did not see (a typo, a rare category of a
+    test split): each is released as the seen combination agreeing with it
+    on most columns. The message gives how many rows, and the first few
+    mappings; ``n_unseen_rows_`` holds the count of the last ``transform``.
+    Silence it with this category, or refuse such rows with
+    ``handle_unknown="error"``. Shown once per line of the caller under the
+    default filter, also across the folds of a search.
+
+    See Also
+    --------
+    sklearn_privacy.discrete.PrivacyFunnelTransformer : Warns when it maps unseen rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn_privacy import PrivacyFunnelTransformer
+    >>> from sklearn_privacy.exceptions import UnseenCategoryWarning
+    >>> X = np.array([["F", "a"], ["M", "b"]] * 50, dtype=object)
+    >>> funnel = PrivacyFunnelTransformer(sensitive=[0]).fit(X)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = funnel.transform(np.array([["F", "a"], ["M", "typo"]], dtype=object))
+    >>> [w.category.__name__ for w in caught], funnel.n_unseen_rows_
+    (['UnseenCategoryWarning'], 1)
+    >>> warnings.simplefilter("ignore", UnseenCategoryWarning)  # silence it
     """

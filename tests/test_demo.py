@@ -139,3 +139,46 @@ def test_breast_cancer_private_fit_is_never_much_worse_than_nothing():
     assert private[1] >= majority - 0.03
     assert abs(private[2] - public[2]) <= 0.05  # epsilon 10
     assert private[3] > 0.85 and private[3] >= public[3] - 0.03  # epsilon 1000
+
+
+def _fake_dp_results():
+    """Two fits over 3 epsilons and 5 splits; one split's distortion is 100x the others'."""
+    from sklearn.utils import Bunch
+
+    distortion = np.array([[1.0, 1.0, 1.0, 1.0, 100.0], [2.0, 2.1, 1.9, 2.0, 2.0], [1.0] * 5])
+    accuracy = np.full((3, 5), 0.9)
+    result = Bunch(
+        param_range=np.array([0.5, 5.0, 50.0]),
+        test_scores={"accuracy": accuracy, "distortion": -distortion},
+    )
+    baselines = {"majority": np.full(5, 0.63), "no mechanism": np.full(5, 0.95), "variance": 1.7}
+    return {"private": result, "public": result}, baselines
+
+
+def test_dp_job_writes_its_own_figure_by_default(tmp_path, capsys, monkeypatch, pyplot):
+    # issue 36: both jobs printed "plot written to tradeoff.png", the second overwriting the first
+    results, baselines = _fake_dp_results()
+    monkeypatch.setattr(
+        _demo, "run_breast_cancer", lambda **kwargs: ("title", "table", results, baselines)
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["--dp"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "plot written to tradeoff_dp.png"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tradeoff_dp.png"]
+
+
+def test_dp_figure_error_bars_stay_on_the_log_axis(tmp_path, pyplot, monkeypatch):
+    # issue 36: mean - std of a skewed distortion fell below 0, off the log axis
+    results, baselines = _fake_dp_results()
+    figures = []
+    monkeypatch.setattr(pyplot, "close", figures.append)
+    _demo.plot_breast_cancer(results, baselines, tmp_path / "dp.png")
+    right = figures[0].axes[1]
+    assert right.get_yscale() == "log"
+    for container in right.containers:
+        for segment in container.lines[2][0].get_segments():
+            low, high = sorted(segment[:, 1])
+            assert 0 < low <= high
+    # the bars reach over the middle of the splits: 1 to 100 at epsilon 0.5
+    bars = [sorted(s[:, 1]) for s in right.containers[0].lines[2][0].get_segments()]
+    assert bars[0][0] == pytest.approx(1.0) and bars[0][1] > 20.0

@@ -91,3 +91,73 @@ def test_a_scorer_without_s_names_its_score_request(data):
         )
         with pytest.raises(ValueError, match="not requested: call make_leakage_scorer"):
             search.fit(X[:, :1], y, sensitive=s)
+
+
+# issue 36: where the library can see that S is routed while routing is off, it says so
+# before the search runs
+
+
+def test_tradeoff_curve_refuses_routed_s_with_routing_off_before_any_fit(data, monkeypatch):
+    from sklearn_privacy.model_selection import tradeoff_curve
+
+    X, s, y = data
+    fits = []
+    with monkeypatch.context() as patch, pytest.raises(ValueError) as info:
+        patch.setattr(PrivacyFunnelTransformer, "_fit_on_joint", fits.append)
+        tradeoff_curve(
+            _pipe(PrivacyFunnelTransformer()), X, y, param_range=[0.5, 0.9], cv=CV,
+            scoring="accuracy", params={"sensitive": s},
+        )  # fmt: skip
+    message = str(info.value)
+    assert "params ['sensitive'] while scikit-learn's metadata routing is off: every fit" in (
+        message
+    )
+    for words in (
+        "sklearn.set_config(enable_metadata_routing=True)",
+        "PrivacyFunnelTransformer(...).set_fit_request(sensitive=True)",
+        "sensitive=[...]",
+    ):
+        assert words in message
+    assert fits == []  # said before the search ran
+    # with routing on, as the message says, the same call runs
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = _pipe(PrivacyFunnelTransformer().set_fit_request(sensitive=True))
+        result = tradeoff_curve(
+            pipe, X, y, param_range=[0.5, 0.9], cv=CV, scoring="accuracy",
+            params={"sensitive": s},
+        )  # fmt: skip
+    assert np.all(np.isfinite(result.test_scores["score"]))
+
+
+def test_tradeoff_curve_refuses_s_its_privacy_scorers_would_not_get(data):
+    from sklearn_privacy.model_selection import tradeoff_curve
+
+    X, s, y = data
+    mechanism = PrivacyFunnelTransformer()
+    kwargs = dict(param_range=[0.5], cv=CV, params={"sensitive": s})
+    with pytest.raises(ValueError, match="the privacy scorers would get no S"):
+        tradeoff_curve(mechanism, X, y, scoring={"leak": make_leakage_scorer()}, **kwargs)
+
+    # a mechanism alone takes fit(X, y, sensitive=S) with routing off: with no privacy
+    # scorer, or with S among the columns, nothing is refused
+    def fitted_leakage(estimator, X, y):
+        return estimator.leakage_
+
+    result = tradeoff_curve(mechanism, X, y, scoring=fitted_leakage, **kwargs)
+    assert np.all(np.isfinite(result.test_scores["score"]))
+    with_columns = PrivacyFunnelTransformer(sensitive=[0])
+    result = tradeoff_curve(
+        with_columns, np.column_stack([s, X]), y, param_range=[0.5], cv=CV,
+        scoring=make_leakage_scorer(),
+    )  # fmt: skip
+    assert np.all(np.isfinite(result.test_scores["score"]))
+
+
+def test_a_score_request_with_routing_off_says_how_to_turn_it_on():
+    with pytest.raises(RuntimeError) as info:
+        make_leakage_scorer().set_score_request(sensitive=True)
+    message = str(info.value)
+    assert "takes effect only with metadata routing on" in message
+    assert "sklearn.set_config(enable_metadata_routing=True)" in message
+    with sklearn.config_context(enable_metadata_routing=True):
+        assert make_leakage_scorer().set_score_request(sensitive=False) is not None

@@ -26,6 +26,7 @@ from sklearn_privacy.exceptions import (
     DegenerateReleaseWarning,
     PrivacyLeakWarning,
     PrivateFitWarning,
+    UnseenCategoryWarning,
 )
 from sklearn_privacy.metrics import leakage_score
 
@@ -128,6 +129,11 @@ def _scorer_on_a_fold_with_one_value_of_s():
     make_leakage_scorer()(mech, LABELS[LABELS["s"] == "0"])
 
 
+def _unseen_rows_released_as_their_nearest():
+    funnel = PrivacyFunnelTransformer(threshold=0.5, sensitive=["s"]).fit(LABELS)
+    funnel.transform(LABELS.assign(a="typo"))
+
+
 def _tradeoff_fit_failed():
     from sklearn_privacy.model_selection import tradeoff_curve
 
@@ -160,6 +166,7 @@ CASES = [
     (_ppan_kept_x, DegenerateReleaseWarning, "kept the release almost equal to X"),
     (_scorer_on_a_fold_with_one_value_of_s, UserWarning, "a single value of S"),
     (_tradeoff_fit_failed, FitFailedWarning, "the fit with"),
+    (_unseen_rows_released_as_their_nearest, UnseenCategoryWarning, "300 of 300 rows"),
 ]
 
 

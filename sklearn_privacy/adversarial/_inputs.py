@@ -181,6 +181,8 @@ class PPANInputs:
 
     Attributes
     ----------
+    n_samples : int
+        Training rows.
     sensitive : SensitiveEncoding
     records : ndarray of shape (n_records, n_released) or None
         The distinct rows of a finite observation (also the release alphabet).
@@ -197,6 +199,7 @@ class PPANInputs:
     """
 
     def __init__(self, X, S, *, release, observation, sample_weight=None):
+        self.n_samples = len(X)
         self.observation = observation
         self.sample_weight = sample_weight
         self.sensitive = SensitiveEncoding(S, sample_weight)

@@ -3,10 +3,13 @@
 Imported at ``fit`` only (it imports torch and skorch).
 """
 
+import re
+import sys
+
 import numpy as np
 import torch
 from skorch import NeuralNet
-from skorch.callbacks import PassthroughScoring
+from skorch.callbacks import PassthroughScoring, PrintLog
 from skorch.dataset import unpack_data
 from skorch.utils import TeeGenerator, to_tensor
 from torch.nn import functional as F
@@ -22,6 +25,21 @@ __all__ = ["PPANNet"]
 # steps use) overshot at lam 50 (distortion 0.085 against 0.4) and 0.5 was too slow (0.111
 # against 0.1 after max_epochs). The multipliers these models need are 0.2-1.3.
 _MINIBATCH_DUAL_STEP = 2.0
+# An ANSI colour code ("\x1b[31m", "\x1b[0m").
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class _PrintLog(PrintLog):
+    """skorch's epoch table (``verbose=1``), in plain text unless it prints to a terminal.
+
+    skorch marks each improved score with ANSI colour codes, which a log file or a
+    notebook captured to text would keep as ``ESC[31m`` noise.
+    """
+
+    def format_row(self, row, key, color):
+        text = super().format_row(row, key, color)
+        terminal = self.sink is print and sys.stdout.isatty()
+        return text if terminal or not isinstance(text, str) else _ANSI.sub("", text)
 
 
 class _Distortion(torch.nn.Module):
@@ -390,7 +408,8 @@ class PPANNet(NeuralNet):
                 ("valid_distortion", False),
             )
         ]
-        return defaults[:-1] + terms + defaults[-1:]
+        name, _ = defaults[-1]  # skorch's PrintLog: colours only on a terminal
+        return defaults[:-1] + terms + [(name, _PrintLog())]
 
 
 class BatchDataset(torch.utils.data.Dataset):

@@ -149,7 +149,10 @@ class PPANTransformer(BaseMechanism):
     max_epochs : int or "auto", default="auto"
         Most epochs; ``"auto"``: 2000 exact steps (an exact epoch is one step
         over the distinct rows, a few milliseconds), else 100 epochs of
-        minibatches. Reaching it before the stopping rule is met warns
+        minibatches and at least 10000 minibatch updates, chosen from the
+        number of rows (2000 epochs of 5 batches for 569 rows, 100 epochs from
+        12800 rows at ``batch_size=128``): a small table takes few updates per
+        epoch. Reaching it before the stopping rule is met warns
         (``ConvergenceWarning``).
     tol : float or None, default=1e-4
         Stopping rule, in nats: training stops when both the mechanism

@@ -12,6 +12,11 @@ __all__ = ["PPANSettings"]
 # learning rate of the networks; the epoch limits of both (an exact epoch is one step).
 _AUTO_LR = {True: 0.5, False: 1e-3}
 _AUTO_MAX_EPOCHS = {True: 2000, False: 100}
+# Minibatch training is allowed at least this many Adam updates: 100 epochs of a small
+# table are a few hundred (breast cancer, 569 rows: 500), and at the defaults its
+# standardised columns settled after 1085-1351 epochs of 5 updates
+# (benchmarks/bench_ppan_small_table.py).
+_AUTO_MIN_UPDATES = 10000
 # "auto" activation: leaky ReLU for images and wide releases, where a ReLU adversary was
 # measured to die (docs/design.md), ReLU otherwise.
 _WIDE = 16
@@ -129,7 +134,11 @@ class PPANSettings:
             adversary_steps=est.adversary_steps,
             lr=lr,
             adversary_lr=lr if est.adversary_lr is None else est.adversary_lr,
-            max_epochs=_AUTO_MAX_EPOCHS[exact] if est.max_epochs == "auto" else est.max_epochs,
+            max_epochs=(
+                auto_max_epochs(exact, inputs.n_samples, est.batch_size)
+                if est.max_epochs == "auto"
+                else est.max_epochs
+            ),
             tol=est.tol,
             n_iter_no_change=est.n_iter_no_change,
             batch_size=est.batch_size,
@@ -146,3 +155,11 @@ def resolve_activation(activation, distortion, n_features):
         return activation
     wide = distortion == "cross_entropy" or n_features > _WIDE
     return "leaky_relu" if wide else "relu"
+
+
+def auto_max_epochs(exact, n_samples, batch_size):
+    """``max_epochs="auto"``: 2000 exact steps, or 100 epochs and at least 10000 updates."""
+    if exact:
+        return _AUTO_MAX_EPOCHS[True]
+    updates_per_epoch = -(-n_samples // min(batch_size, n_samples))
+    return max(_AUTO_MAX_EPOCHS[False], -(-_AUTO_MIN_UPDATES // updates_per_epoch))

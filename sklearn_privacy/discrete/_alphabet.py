@@ -10,7 +10,7 @@ import numpy as np
 
 from sklearn_privacy.utils import NONNEGATIVE, POSITIVE_INTEGER, as_2d, check_categorical_values
 from sklearn_privacy.utils._sklearn_compat import validate_params
-from sklearn_privacy.utils._symbols import RowIndex
+from sklearn_privacy.utils._symbols import RowIndex, encode_rows
 from sklearn_privacy.utils._validation import BIN_EXAMPLES
 
 __all__ = ["CategoricalAlphabet", "empirical_joint"]
@@ -191,7 +191,7 @@ class CategoricalAlphabet:
             ) from None
 
     # ------------------------------------------------------------ transform
-    def encode(self, X, handle_unknown=None):
+    def encode(self, X, handle_unknown=None, *, return_unseen=False):
         """Symbol of each row of ``X``, following ``handle_unknown`` for unseen rows.
 
         Parameters
@@ -199,10 +199,15 @@ class CategoricalAlphabet:
         X : array-like of shape (n_samples,) or (n_samples, n_columns)
         handle_unknown : {"error", "nearest"}, default=None
             Overrides the attribute for this call.
+        return_unseen : bool, default=False
+            Also return the positions of the rows not seen at fit (mapped to
+            their nearest symbol).
 
         Returns
         -------
         codes : ndarray of shape (n_samples,)
+        unseen : ndarray of int of shape (n_unseen,)
+            With ``return_unseen``: the rows of ``X`` mapped to their nearest symbol.
         """
         handle_unknown = self.handle_unknown if handle_unknown is None else handle_unknown
         X = self._as_2d(X)
@@ -215,7 +220,7 @@ class CategoricalAlphabet:
         codes = self._index.codes(X, name=self.name, unknown=-1)
         unknown = np.flatnonzero(codes < 0)
         if unknown.size == 0:
-            return codes
+            return (codes, unknown) if return_unseen else codes
         if handle_unknown == "error":
             _, known = self._index.column_codes(X[unknown[:1]])
             i = unknown[0]
@@ -231,7 +236,50 @@ class CategoricalAlphabet:
                 "the closest seen symbol."
             )
         codes[unknown] = self._index.nearest(X[unknown], self.counts_)
-        return codes
+        return (codes, unknown) if return_unseen else codes
+
+    def describe_nearest(self, X, codes, rows, *, n_shown=3):
+        """The most frequent changes that ``encode`` made to the unseen ``rows`` of ``X``, as text.
+
+        A change is the cells where a row and its nearest symbol differ (rows
+        changed alike are counted together), e.g. ``'PhD' -> 'Doctorate' in
+        column 'education' (81 rows)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_columns)
+        codes : ndarray of shape (n_samples,)
+            The symbols :meth:`encode` gave the rows of ``X``.
+        rows : ndarray of int
+            The unseen rows (``encode(..., return_unseen=True)``).
+        n_shown : int, default=3
+            Most changes described, and most cells of each.
+
+        Returns
+        -------
+        str
+        """
+        X = self._as_2d(X)[rows].astype(object)
+        nearest = self.decode(codes[rows]).astype(object)
+        differ = np.not_equal(X, nearest).astype(bool)
+        # None marks an unchanged cell (no category is None: fit and encode refuse it)
+        change_codes, changes = encode_rows(
+            np.hstack([np.where(differ, X, None), np.where(differ, nearest, None)])
+        )
+        counts = np.bincount(change_codes)
+        shown = []
+        for i in np.argsort(-counts, kind="stable")[:n_shown]:
+            before, after = changes[i, : self.n_columns_], changes[i, self.n_columns_ :]
+            changed = [k for k in range(self.n_columns_) if before[k] is not None]
+            cells = ", ".join(
+                f"{_plain(before[k])!r} -> {_plain(after[k])!r} in {self._column_name(k)}"
+                for k in changed[:n_shown]
+            )
+            if len(changed) > n_shown:  # a row unlike any seen: a bounded message
+                cells += f" and {len(changed) - n_shown} more column(s)"
+            shown.append(f"{cells} ({counts[i]} row{'s' if counts[i] > 1 else ''})")
+        more = len(changes) - len(shown)
+        return "; ".join(shown) + (f"; and {more} other change(s)" if more > 0 else "")
 
     def decode(self, codes):
         """Original values of the symbols ``codes``.
@@ -268,6 +316,11 @@ class CategoricalAlphabet:
 
     def _check_values(self, X):
         check_categorical_values(X, name=self.name, feature_names=self.feature_names)
+
+
+def _plain(value):
+    """A cell as a Python value (``'a'``, not ``np.str_('a')``, in messages)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 @validate_params(

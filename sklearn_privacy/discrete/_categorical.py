@@ -14,6 +14,8 @@ from sklearn_privacy.discrete._alphabet import (
     CategoricalAlphabet,
     empirical_joint,
 )
+from sklearn_privacy.exceptions import UnseenCategoryWarning
+from sklearn_privacy.utils import warn_user
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = []
@@ -44,7 +46,12 @@ class _CategoricalMechanism(BaseMechanism):
 
     def _fit_mechanism(self, X, S, y, sample_weight):
         names = getattr(self, "feature_names_in_", None)
-        names = None if names is None else list(names[self.release_columns_])
+        # messages name a column of X: its name, or its position in X (not in the release)
+        names = (
+            [int(j) for j in self.release_columns_]
+            if names is None
+            else list(names[self.release_columns_])
+        )
         self.alphabet_ = CategoricalAlphabet(
             max_categories=self.max_categories,
             handle_unknown=self.handle_unknown,
@@ -63,7 +70,33 @@ class _CategoricalMechanism(BaseMechanism):
             smoothing=self.smoothing,
             sample_weight=sample_weight,
         )
+        self.n_unseen_rows_ = 0
         self._fit_on_joint(self.joint_)
+
+    def _encode_release(self, X):
+        """Symbols of the rows of a release; rows unseen at fit are counted and warned of.
+
+        ``n_unseen_rows_`` holds the count of this call (an audit reads how many
+        rows were released as their nearest seen combination), and one
+        :class:`~sklearn_privacy.exceptions.UnseenCategoryWarning` says how many
+        and the first mappings, once per line of the caller across a search.
+        """
+        codes, unseen = self.alphabet_.encode(X, return_unseen=True)
+        self.n_unseen_rows_ = int(unseen.size)
+        if unseen.size:
+            name = type(self).__name__
+            cause = f"{name}.transform released rows unseen at fit as their nearest"
+            warn_user(
+                f"{name}.transform: {unseen.size} of {len(codes)} rows hold values not seen "
+                "at fit and were released as the nearest seen combination "
+                f"(handle_unknown='nearest'): {self.alphabet_.describe_nearest(X, codes, unseen)}."
+                " n_unseen_rows_ holds the count. Set handle_unknown='error' to refuse such "
+                "rows, or silence this with warnings.filterwarnings('ignore', "
+                "category=UnseenCategoryWarning).",
+                UnseenCategoryWarning,
+                cause=cause,
+            )
+        return codes
 
     @abstractmethod
     def _fit_on_joint(self, joint):

@@ -124,7 +124,7 @@ class _MergeMechanism(_CategoricalMechanism):
         self._sampler = CategoricalSampler.from_groups(self.labels_, p_x, self.n_clusters_)
 
     def _release(self, X, S, rng):
-        clusters = self.labels_[self.alphabet_.encode(X)]
+        clusters = self.labels_[self._encode_release(X)]
         if self.output == "symbol":
             return clusters.reshape(-1, 1)
         if self.output == "onehot":

@@ -95,6 +95,7 @@ class SubmodularFunnel(_MergeMechanism):
         ``"log-loss"``.
     entropy_ : float
         :math:`H(X)`, in nats.
+    {n_unseen_rows_}
     n_features_in_ : int
         Number of columns of X seen at fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)

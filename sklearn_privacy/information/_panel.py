@@ -93,11 +93,12 @@ class LeakageEstimate:
 
     def __repr__(self):
         members = ", ".join(
-            f"{name}={value:.4f}±{self.spreads.get(name, float('nan')):.4f}"
+            f"{name}={round(value, 4) + 0.0:.4f}±{self.spreads.get(name, float('nan')):.4f}"
             for name, value in self.estimates.items()
         )
         return (
-            f"LeakageEstimate(value={self.value:.4f} nats, estimator={self.estimator!r}, "
+            f"LeakageEstimate(value={round(self.value, 4) + 0.0:.4f} nats, "
+            f"estimator={self.estimator!r}, "
             f"entropy={self.entropy:.4f}, {members})"
         )
 

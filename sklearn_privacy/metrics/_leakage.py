@@ -241,18 +241,22 @@ def leakage_score(
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.metrics import leakage_score
-    >>> round(leakage_score([0, 0, 1, 1], [[0], [0], [1], [1]], estimator="plugin"), 6)
+    >>> s = [0, 0, 1, 1]
+    >>> round(leakage_score(s, [[0], [0], [1], [1]], estimator="plugin"), 6)
     0.693147
 
     One column that gives S away among 50 noise columns:
 
     >>> rng = np.random.default_rng(0)
     >>> s = rng.integers(0, 2, 1000)
-    >>> release = np.c_[s + 0.1 * rng.normal(size=1000), rng.normal(size=(1000, 50))]
+    >>> revealing = s + 0.1 * rng.normal(size=1000)
+    >>> release = np.c_[revealing, rng.normal(size=(1000, 50))]
     >>> estimate = leakage_score(s, release, return_details=True)
-    >>> round(estimate.value, 2), estimate.estimator, round(estimate.entropy, 2)
+    >>> value, entropy = round(estimate.value, 2), round(estimate.entropy, 2)
+    >>> value, estimate.estimator, entropy
     (0.69, 'logistic', 0.69)
-    >>> round(estimate.estimates["logistic"], 2), round(estimate.estimates["knn"], 2)
+    >>> members = estimate.estimates
+    >>> round(members["logistic"], 2), round(members["knn"], 2)
     (0.69, 0.08)
     """
     result = estimate_leakage(

@@ -18,7 +18,13 @@ from sklearn_privacy.information._sample_estimators import ESTIMATORS
 from sklearn_privacy.metrics._leakage import adversary_accuracy_score, leakage_score
 from sklearn_privacy.utils import warn_user
 from sklearn_privacy.utils._dask import is_dask_collection
-from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
+from sklearn_privacy.utils._sklearn_compat import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    _routing_enabled,
+    validate_params,
+)
 
 # The scorer's estimators: those of leakage_score, and "exact" (from the mechanism).
 _SCORER_ESTIMATORS = ESTIMATORS | {"exact"}
@@ -222,7 +228,18 @@ class _MechanismScorer(ABC):
         Returns
         -------
         self
+
+        Raises
+        ------
+        RuntimeError
+            With metadata routing off, as scikit-learn's ``set_*_request``: the
+            request would not reach a search, which would fail on S later.
         """
+        if not _routing_enabled():
+            raise RuntimeError(
+                f"{self!r}.set_score_request takes effect only with metadata routing on. "
+                + routing_advice(f"{self!r}.set_score_request(sensitive=True)", True)
+            )
         self._request_sensitive = bool(sensitive)
         return self
 

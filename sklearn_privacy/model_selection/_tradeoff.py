@@ -201,6 +201,7 @@ def tradeoff_curve(
         # the splits are made here; cross_validate routes the rest again, split by split
         job_params = {key: params[key] for key in router(None).consumes("fit", params)}
     else:
+        _check_params_reach_fit(estimator, scoring, params)
         split_params, job_params = {}, params
     splits = list(cv.split(X, y, **split_params))
     param_range = list(param_range)
@@ -228,6 +229,48 @@ def tradeoff_curve(
         mean_test_scores={name: s.mean(axis=1) for name, s in test_scores.items()},
         fit_times=np.asarray([r[1] for r in results]).reshape(shape),
         more_leakage_when=direction,
+    )
+
+
+def _check_params_reach_fit(estimator, scoring, params):
+    """With metadata routing off, refuse before any fit metadata S that would not arrive.
+
+    Routing off, ``params`` go to ``estimator.fit`` as they are: a Pipeline takes
+    only ``<step>__<param>`` names, so every fit would fail with scikit-learn's
+    "Pipeline.fit does not accept the sensitive parameter", and no scorer gets
+    ``sensitive``, so a privacy scorer of a mechanism without S columns would
+    fail: a NaN per split and setting either way.
+    """
+    from sklearn.pipeline import Pipeline
+
+    from sklearn_privacy._base import routing_advice
+    from sklearn_privacy.metrics import find_mechanism
+    from sklearn_privacy.metrics._scorers import is_privacy_scorer
+
+    refused = sorted(key for key in params if "__" not in key)
+    if not refused:
+        return
+    try:
+        mechanism = find_mechanism(estimator, None)[0]
+    except TypeError:  # no mechanism inside: say it of any step
+        mechanism = None
+    scorers = scoring.values() if isinstance(scoring, dict) else [scoring]
+    if isinstance(estimator, Pipeline):
+        why = "every fit would fail (Pipeline.fit takes only '<step>__<param>' names then)"
+    elif (
+        "sensitive" in params
+        and getattr(mechanism, "sensitive", None) is None
+        and any(is_privacy_scorer(scorer) for scorer in scorers)
+    ):
+        why = "the privacy scorers would get no S (only fit gets the params then)"
+    else:
+        return
+    name = "<step>" if mechanism is None else type(mechanism).__name__
+    raise ValueError(
+        f"tradeoff_curve got params {refused} while scikit-learn's metadata routing is off: "
+        f"{why}. "
+        + routing_advice(f"{name}(...).set_fit_request(sensitive=True)", False)
+        + " Or give S as columns of X, named by the mechanism's sensitive=[...]."
     )
 
 

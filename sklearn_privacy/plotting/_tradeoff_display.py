@@ -29,6 +29,7 @@ _LABEL_GID = "sklearn_privacy.tradeoff.label"
 _THEORY_GID = "sklearn_privacy.tradeoff.theory"
 _BASELINE_GID = "sklearn_privacy.tradeoff.baseline"
 _PARETO_LABEL = "Pareto front"
+_OVERALL_PARETO_LABEL = "Pareto front, all series"
 _CONSTRUCTOR_KEYS = (
     "leakage_std",
     "utility_std",
@@ -169,6 +170,9 @@ class TradeoffDisplay:
         The error bar containers of each series (``line_`` is their data line).
     pareto_line_ : matplotlib Line2D, list of Line2D or None
         The Pareto staircase of each series with at least two points.
+    overall_pareto_line_ : matplotlib Line2D or None
+        With several series: the Pareto staircase over all of them (the best
+        utility any series reaches at each leakage), or None.
     baseline_lines_ : dict of str to matplotlib Line2D
         The drawn baselines, by name.
     theory_lines_ : dict of str to matplotlib Line2D
@@ -286,7 +290,9 @@ class TradeoffDisplay:
             ``estimator_name`` for a single series, the series names otherwise;
             a string with several series prefixes each series name.
         show_pareto : bool, default=True
-            Draw the Pareto front of each series as a staircase.
+            Draw the Pareto front of each series as a staircase and, with
+            several series, the front over all of them (thick, grey): which
+            mechanism to pick at each leakage.
         annotate : bool, default=True
             Label points with their knob value (``param_range``), beside the
             point on the side its curve leaves free when possible. A label
@@ -372,6 +378,14 @@ class TradeoffDisplay:
                     label="_nolegend_" if has_label else _PARETO_LABEL,
                 )
                 fronts.append(step)
+        self.overall_pareto_line_ = None
+        overall = self.pareto_indices()
+        if show_pareto and len(groups) > 1 and overall.size > 1:
+            x, y = _step_vertices(self.leakage[overall], self.utility[overall])
+            (self.overall_pareto_line_,) = ax.plot(
+                x, y, color="0.3", linewidth=2.5, alpha=0.35, zorder=1.5,
+                label=_OVERALL_PARETO_LABEL,
+            )  # fmt: skip
         self.baseline_lines_ = self._plot_baselines(ax)
         self.theory_lines_ = {}
         for label, (x, y) in self.theory.items():

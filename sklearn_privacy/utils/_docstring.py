@@ -60,10 +60,19 @@ handle_unknown : {"nearest", "error"}, default="nearest"
     at fit. ``"nearest"``: release it as the seen combination agreeing with it
     on most columns would be (ties: the most frequent), through the fitted
     map and over the same release symbols; the fitted leakage is unchanged
-    (such rows have no weight in the fit's distribution). ``"error"``: raise
+    (such rows have no weight in the fit's distribution). ``transform`` then
+    counts them (``n_unseen_rows_``) and warns with
+    :class:`~sklearn_privacy.exceptions.UnseenCategoryWarning` how many and
+    to what (ask for silence with ``warnings.filterwarnings("ignore",
+    category=UnseenCategoryWarning)``). ``"error"``: raise
     a ``ValueError`` naming the row, to refuse data outside the fitted
     alphabet; the test folds of a cross-validation almost always hold a few
     such rows, which then score NaN.""",
+    "n_unseen_rows_": """\
+n_unseen_rows_ : int
+    Rows of the last in-memory ``transform`` whose values were not seen at
+    fit, released as their nearest seen combination (``handle_unknown``); 0
+    after ``fit``.""",
     "max_categories": """\
 max_categories : int or None, default=200
     Largest number of distinct values of one column of ``X`` or of S (both

@@ -64,7 +64,7 @@ def user_stacklevel():
 _SHOWN = set()
 
 
-def warn_user(message, category):
+def warn_user(message, category, *, cause=None):
     """Warn at the user's line, once per line and text under the default filter.
 
     Python's ``"default"`` action shows a warning once per location, until
@@ -75,7 +75,9 @@ def warn_user(message, category):
     their content, which every task copies), so that the ``"default"``,
     ``"module"`` and ``"once"`` actions mean what they say across a search;
     ``"always"`` and ``"error"`` behave as usual. Every warning that a fit
-    emits goes through here, with a text that does not vary per fit.
+    emits goes through here, with a text that does not vary per fit; a
+    warning whose text carries its own numbers (a count of rows) gives
+    ``cause``, a text that does not vary, to be remembered by instead.
 
     Parameters
     ----------
@@ -83,6 +85,9 @@ def warn_user(message, category):
         The warning's text: its cause and remedy, without this fit's numbers.
     category : type
         A subclass of :class:`Warning`.
+    cause : str, default=None
+        What the warning is remembered by, where ``message`` carries numbers
+        that vary from call to call; ``None`` remembers ``message`` itself.
 
     See Also
     --------
@@ -109,7 +114,7 @@ def warn_user(message, category):
         action = _action(filters, text, category, module, lineno)
         where = {"default": (frame.f_code.co_filename, lineno), "module": (module,), "once": ()}
         if action in where:
-            key = (text, category, where[action], _filters_content(filters))
+            key = (cause or text, category, where[action], _filters_content(filters))
             if key in _SHOWN:
                 return
             _SHOWN.add(key)

@@ -524,3 +524,24 @@ def test_axis_name_reads_what_a_privacy_scorer_measures():
     assert axis_name("score_1", make_leakage_scorer(), leakage="leakage (nats)") == "leakage (nats)"
     assert axis_name("score_1", "balanced_accuracy") == "balanced accuracy"
     assert axis_name("score_1") == "score_1"
+
+
+def test_several_series_draw_one_pareto_front_across_them(pyplot):
+    # issue 36: one front per mechanism and none across them, the comparison a user makes
+    rng = np.random.default_rng(7)
+    leak, util = rng.random(24), rng.random(24)
+    series = np.repeat(["funnel", "convex", "ppan"], 8)
+    display = TradeoffDisplay(leak, util, series=series).plot()
+    front = _brute_force_front(leak, util)  # over all 24 points, whatever their series
+    assert len(set(series[front])) > 1  # the overall front mixes mechanisms here
+    line = display.overall_pareto_line_
+    x, y = line.get_xdata(), line.get_ydata()
+    np.testing.assert_allclose(x[::2], leak[front])
+    np.testing.assert_allclose(y[::2], util[front])
+    assert len(display.pareto_line_) == 3  # the per-series fronts stay
+    labels = display.ax_.get_legend_handles_labels()[1]
+    assert labels.count("Pareto front, all series") == 1
+    # one series, or show_pareto=False: no overall front
+    assert TradeoffDisplay(leak, util).plot().overall_pareto_line_ is None
+    hidden = TradeoffDisplay(leak, util, series=series).plot(show_pareto=False)
+    assert hidden.overall_pareto_line_ is None

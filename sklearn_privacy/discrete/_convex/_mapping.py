@@ -146,6 +146,7 @@ default="hamming"
         The U alphabet.
     sensitive_records_ : ndarray of shape (n_s, n_sensitive)
         The S alphabet.
+    {n_unseen_rows_}
     n_features_in_ : int
         Number of columns of ``X`` at fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -298,7 +299,8 @@ default="hamming"
 
     def _release(self, X, S, rng):
         """Each row ``y`` becomes a draw of ``U ~ P(U | Y=y)`` (or ``P(U | Y=y, S=s)``)."""
-        return self.output_records_[self._sampler.draw(self._mapping_rows(X, S), rng)]
+        rows = self._mapping_rows(X, S, release=True)
+        return self.output_records_[self._sampler.draw(rows, rng)]
 
     def _observes_sensitive(self):
         return self.observation == "full"
@@ -307,9 +309,12 @@ default="hamming"
         """``P(U = u | row)``: the rows of ``mapping_`` the rows select (exact leakage)."""
         return self.mapping_.reshape(-1, self.mapping_.shape[-1])[self._mapping_rows(X, S)]
 
-    def _mapping_rows(self, X, S):
-        """The row of ``mapping_`` (flattened over S with ``observation="full"``) of each row."""
-        rows = self.alphabet_.encode(X)
+    def _mapping_rows(self, X, S, release=False):
+        """The row of ``mapping_`` (flattened over S with ``observation="full"``) of each row.
+
+        ``release``: for a release, whose rows unseen at fit are counted and warned of.
+        """
+        rows = self._encode_release(X) if release else self.alphabet_.encode(X)
         if self.observation == "full":
             rows = self._sensitive_alphabet.encode(S) * self.alphabet_.n_symbols_ + rows
         return rows
