@@ -235,13 +235,13 @@ def _hook_uses(path, hooks):
 
 def test_the_ground_floor_calls_no_mechanism_hook():
     """``utils`` knows no mechanism: it calls none of their private hooks (``_release``,
-    ``_split_for_release``, ``_release_seeds``...) and reads no ledger (``accountant_``),
+    ``_split_for_release``, ``_release_generator``...) and reads no ledger (``accountant_``),
     not even by duck typing (``hasattr(m, "_record_release")``). What a mechanism does with
     a dask collection stands above the ground floor (``_lazy.dask_release``, which
     ``BaseMechanism.transform`` calls), and a family specialises it through a declared hook
     (``_start_lazy_release``)."""
     hooks = _mechanism_hooks() | {"accountant_"}
-    assert {"_release", "_split_for_release", "_release_seeds", "_record_release"} <= hooks
+    assert {"_release", "_split_for_release", "_release_generator", "_record_release"} <= hooks
     for room in sorted(GROUND):
         paths = [PACKAGE / f"{room}.py"] if (PACKAGE / f"{room}.py").exists() else []
         paths += sorted((PACKAGE / room).rglob("*.py")) if (PACKAGE / room).is_dir() else []
@@ -306,7 +306,7 @@ def _private_names_from_other_rooms(path, module):
 def test_no_room_imports_a_private_name_of_another_room():
     """A room reaches another through its public names (and a family the base through its
     hooks), never an underscore name: the Gaussian family once imported ``_base._S_COLUMNS``
-    to name S in its messages (``BaseMechanism._s_label`` says it now), the plotting once
+    to name S in its messages (it imports ``_sensitive.S_COLUMNS`` now), the plotting once
     tested ``isinstance`` against ``metrics._scorers._MechanismScorer``
     (``is_privacy_scorer`` now), and ``dp`` is a public toolbox whose private-fit engine,
     used only by the Gaussian mechanisms, lives in ``gaussian/_private_fit.py``.
