@@ -474,6 +474,24 @@ def longest_functions(package=PACKAGE, n=6):
     return sorted(found, reverse=True)[:n]
 
 
+# The longest a function of the package may be, in code lines (docstring, blanks and
+# comments aside): a longer one reads as named steps (issue 37).
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_function_is_over_80_code_lines():
+    """Long fits became named steps (PPAN's ``_fit_mechanism``, 83 lines; L2's ``_fit_rows``,
+    116; the Gaussian private estimates): none may grow back past the bound."""
+    (n_lines, module, name), *_ = longest_functions(n=1)
+    assert n_lines <= MAX_FUNCTION_LINES, f"{module}.{name} has {n_lines} code lines"
+
+
+def test_the_function_count_skips_docstrings_and_comments():
+    text = 'def f():\n    """Doc.\n\n    More."""\n    # why\n\n    x = 1\n    return x\n'
+    node = ast.parse(text).body[0]
+    assert _code_lines(node, text.splitlines()) == 3
+
+
 def _class_lines(path, name):
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.ClassDef) and node.name == name:
