@@ -307,9 +307,9 @@ def test_no_room_imports_a_private_name_of_another_room():
     """A room reaches another through its public names (and a family the base through its
     hooks), never an underscore name: the Gaussian family once imported ``_base._S_COLUMNS``
     to name S in its messages (it imports ``_sensitive.S_COLUMNS`` now), the plotting once
-    tested ``isinstance`` against ``metrics._scorers._MechanismScorer``
-    (``is_privacy_scorer`` now), and ``dp`` is a public toolbox whose private-fit engine,
-    used only by the Gaussian mechanisms, lives in ``gaussian/_private_fit.py``.
+    tested ``isinstance`` against ``metrics._scorers._MechanismScorer`` (the public
+    ``metrics.is_privacy_scorer`` now), and ``dp`` is a public toolbox whose private-fit
+    engine, used only by the Gaussian mechanisms, lives in ``gaussian/_private_fit.py``.
     scikit-learn's private names come through ``utils._sklearn_compat``."""
     for path in sorted(PACKAGE.rglob("*.py")):
         module = _module_name(path, PACKAGE)
@@ -320,7 +320,6 @@ def test_no_room_imports_a_private_name_of_another_room():
 _PRIVATE_MODULES_LEFT = {
     ("adversarial", "information"),  # the sample estimates' own room (issue 37)
     ("metrics", "information"),  # idem: LeakageEstimate and the estimators move out
-    ("plotting", "metrics"),  # is_privacy_scorer, find_mechanism of metrics._scorers
 }
 
 
