@@ -16,8 +16,8 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_privacy._lazy import dask_fit, dask_release
 from sklearn_privacy._sensitive import (
     S_COLUMNS,
-    SensitiveColumns,
     check_how_s_came,
+    set_column_roles,
     validate_columns,
 )
 from sklearn_privacy.exceptions import PrivacyLeakWarning
@@ -31,7 +31,7 @@ from sklearn_privacy.utils._sklearn_compat import (
     _fit_context,
     _safe_indexing,
 )
-from sklearn_privacy.utils._validation import check_category_counts, check_sensitive
+from sklearn_privacy.utils._validation import check_sensitive
 
 __all__ = ["BaseMechanism"]
 
@@ -94,21 +94,14 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
 
     Examples
     --------
-    A mechanism that adds Gaussian noise to the columns other than S:
+    A mechanism that adds Gaussian noise to the columns other than S (with its
+    parameter's constraints and trade-off knob in ``docs/design.md``, "Adding a
+    mechanism"):
 
-    >>> from numbers import Real
     >>> import numpy as np
-    >>> from sklearn.utils._param_validation import Interval
     >>> from sklearn_privacy.base import BaseMechanism
-    >>> from sklearn_privacy.utils import TradeoffKnob
     >>> class AddNoise(BaseMechanism):
-    ...     # Releases X + N(0, scale^2); S is only removed from X.
-    ...     _parameter_constraints = {
-    ...         **BaseMechanism._parameter_constraints,
-    ...         "scale": [Interval(Real, 0, None, closed="left")],
-    ...     }
     ...     _requires_sensitive = False
-    ...     _tradeoff_knob = TradeoffKnob("scale", "smaller", low=0.0, high=2.0)
     ...
     ...     def __init__(self, scale=1.0, *, sensitive=None, random_state=None):
     ...         self.scale = scale
@@ -121,18 +114,10 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     ...     def _release(self, X, S, rng):
     ...         return X + self.scale * rng.standard_normal(X.shape)
     >>> X = np.array([[0, 1.0], [1, 2.0], [0, 3.0]])  # column 0 is S
-    >>> AddNoise(scale=0.0, sensitive=[0]).fit(X).transform(X)
+    >>> AddNoise(scale=0.0, sensitive=[0]).fit_transform(X)
     array([[1.],
            [2.],
            [3.]])
-    >>> AddNoise(scale=0.5, sensitive=[0], random_state=0).fit_transform(X).shape
-    (3, 1)
-    >>> AddNoise().get_tradeoff_knob().name
-    'scale'
-    >>> AddNoise(scale=-1.0).fit(X)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    sklearn.utils._param_validation.InvalidParameterError: The 'scale' parameter of AddNoise ...
     """
 
     _parameter_constraints: dict = {
@@ -276,16 +261,6 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         rng = self.__dict__.get("_release_rng")
         return np.random.default_rng() if rng is None else rng
 
-    def _release_seeds(self, n):
-        """``n`` independent seed sequences for the parts of one lazy release.
-
-        Fixed when the release is made, so that a lazy collection yields the same
-        rows however often and in whatever pieces it is computed.
-        """
-        rng = self.__dict__.get("_release_rng")
-        parent = np.random.SeedSequence() if rng is None else rng.bit_generator.seed_seq
-        return parent.spawn(n)
-
     def transform(self, X):
         """Release ``X`` through the fitted mechanism.
 
@@ -342,7 +317,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             S, validated, or None when it was given neither way.
         """
         check_is_fitted(self)
-        X_release, S = self._split_sensitive(self._validate_X(X, reset=False))
+        X_release, S = self._sensitive_split.split(self._validate_X(X, reset=False))
         return X_release, self._sensitive_split.resolve(X_release, S, sensitive)
 
     def get_feature_names_out(self, input_features=None):
@@ -426,50 +401,15 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         ``reset=True``: two rows at least)."""
         return validate_columns(self, X, reset=reset)
 
-    def _set_column_roles(self):
-        """Fit where S sits in ``X`` (after ``_validate_X``): ``sensitive_columns_`` and
-        ``release_columns_``, and the helper that splits ``X`` from now on."""
-        self._sensitive_split = SensitiveColumns(
-            type(self).__name__,
-            self.sensitive,
-            getattr(self, "feature_names_in_", None),
-            self.n_features_in_,
-            numeric=not self._categorical_input,
-        )
-        self.sensitive_columns_ = self._sensitive_split.columns
-        self.release_columns_ = self._sensitive_split.release_columns
-
-    def _split_sensitive(self, X):
-        """Split validated ``X`` into (released columns, S columns or None)."""
-        return self._sensitive_split.split(X)
-
     def _validate_fit_input(self, X, sensitive):
         X = self._validate_X(X, reset=True)
-        self._set_column_roles()
-        X_release, S = self._split_sensitive(X)
-        self._check_how_s_came(S is not None, sensitive is not None)
+        X_release, S = set_column_roles(self).split(X)
+        check_how_s_came(self, as_columns=S is not None, as_metadata=sensitive is not None)
         if sensitive is not None:
             S = self._check_fit_sensitive(sensitive, "sensitive", X.shape[0])
         elif S is not None:
             S = self._check_fit_sensitive(S, S_COLUMNS, X.shape[0])
         return X_release, S
-
-    @staticmethod
-    def _s_label(as_columns):
-        """How messages name S: the sensitive columns of X, or the `sensitive` argument."""
-        return S_COLUMNS if as_columns else "sensitive"
-
-    def _check_how_s_came(self, as_columns, as_metadata):
-        """The rules of how S reaches a fit (in memory or dask): once, and when needed."""
-        check_how_s_came(
-            type(self).__name__,
-            self.sensitive,
-            as_columns=as_columns,
-            as_metadata=as_metadata,
-            needs=self._needs_sensitive(),
-            observes=self._observes_sensitive(),
-            requested=self._get_metadata_request().fit.requests.get("sensitive") is True,
-        )
 
     def _check_fit_sensitive(self, S, name, n_samples=None):
         """Validate S at fit: no missing values, at least two values (see ``check_sensitive``).
@@ -478,21 +418,6 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         overrides this.
         """
         return check_sensitive(S, n_samples=n_samples, name=name)
-
-    def _check_sensitive_categories(self, S, max_categories, remedies, **kwargs):
-        """Refuse an S read as categories whose column looks continuous (only for fits that
-        read S off the rows; see :func:`~sklearn_privacy.utils._validation.check_category_counts`).
-        """
-        labels = self._sensitive_column_labels()
-        reader = type(self).__name__
-        check_category_counts(
-            S, max_categories, reader=reader, remedies=remedies, column_labels=labels, **kwargs
-        )
-
-    def _sensitive_column_labels(self):
-        """Names (or positions) of the columns of ``X`` holding S; None when S is metadata."""
-        split = self.__dict__.get("_sensitive_split")
-        return None if split is None else split.labels()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -2,7 +2,7 @@
 
 :class:`~sklearn_privacy._base.BaseMechanism` calls these; a family specialises them through
 the hooks they call (``_start_lazy_release``, ``_split_for_release``, ``_release``,
-``_release_seeds``), or its own ``_fit_dask``.
+``_release_generator``), or its own ``_fit_dask``.
 """
 
 import numpy as np
@@ -43,7 +43,10 @@ def dask_release(mechanism, X):
     the private computation, not the release; publish what it computes.
     """
     releaser = mechanism._start_lazy_release()
-    seeds = np.array([seq.generate_state(4) for seq in mechanism._release_seeds(n_row_blocks(X))])
+    # the partitions' seed sequences: children of the release stream's (of fresh OS entropy
+    # without a seed), fixed here so that the graph yields the same rows however computed
+    parent = mechanism._release_generator().bit_generator.seed_seq
+    seeds = np.array([seq.generate_state(4) for seq in parent.spawn(n_row_blocks(X))])
     names = list(releaser.get_feature_names_out())
 
     def release(part, seed):

@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_array, validate_data
 from sklearn_privacy.utils._sklearn_compat import _is_arraylike_not_scalar
 from sklearn_privacy.utils._validation import (
     check_categorical_values,
+    check_category_counts,
     check_sensitive,
     describe_numbers_with_text,
 )
@@ -24,10 +25,13 @@ __all__ = [
     "SensitiveColumns",
     "check_frame_columns",
     "check_how_s_came",
+    "check_sensitive_categories",
     "non_numeric_error",
     "routing_advice",
     "s_given_twice",
+    "sensitive_labels",
     "sensitive_positions",
+    "set_column_roles",
     "validate_columns",
 ]
 
@@ -117,6 +121,46 @@ class SensitiveColumns:
         return None
 
 
+def set_column_roles(mechanism):
+    """Fit where S sits in ``X`` for ``mechanism``, after :func:`validate_columns`.
+
+    Sets its ``sensitive_columns_`` and ``release_columns_``, and ``_sensitive_split``, the
+    :class:`SensitiveColumns` that splits its ``X`` from then on; returns the latter.
+    """
+    split = SensitiveColumns(
+        type(mechanism).__name__,
+        mechanism.sensitive,
+        getattr(mechanism, "feature_names_in_", None),
+        mechanism.n_features_in_,
+        numeric=not mechanism._categorical_input,
+    )
+    mechanism._sensitive_split = split
+    mechanism.sensitive_columns_ = split.columns
+    mechanism.release_columns_ = split.release_columns
+    return split
+
+
+def sensitive_labels(mechanism):
+    """Names (or positions) of the columns of ``X`` holding S for ``mechanism``; None when
+    S is metadata (or where S sits is not fitted yet)."""
+    split = mechanism.__dict__.get("_sensitive_split")
+    return None if split is None else split.labels()
+
+
+def check_sensitive_categories(mechanism, S, max_categories, remedies, **kwargs):
+    """Refuse an S read as categories whose column looks continuous, naming the columns of
+    ``mechanism`` that hold it (for fits that read S off the rows; see
+    :func:`~sklearn_privacy.utils._validation.check_category_counts`)."""
+    check_category_counts(
+        S,
+        max_categories,
+        reader=type(mechanism).__name__,
+        remedies=remedies,
+        column_labels=sensitive_labels(mechanism),
+        **kwargs,
+    )
+
+
 def s_given_twice(sensitive):
     """The error of S given both as columns of X and as the `sensitive` argument."""
     return ValueError(
@@ -125,20 +169,21 @@ def s_given_twice(sensitive):
     )
 
 
-def check_how_s_came(owner, sensitive, *, as_columns, as_metadata, needs, observes, requested):
-    """The rules of how S reaches a fit (in memory or dask): once, and when needed.
-
-    ``needs``: the mechanism needs S; ``observes``: its release reads S (so S must be
-    columns); ``requested``: it requests S as fit metadata (for the routing advice).
+def check_how_s_came(mechanism, *, as_columns, as_metadata):
+    """The rules of how S reaches the fit of ``mechanism`` (in memory or dask): once, and
+    when needed (its ``_needs_sensitive``); as columns when its release reads S
+    (``_observes_sensitive``). The advice follows whether it requests S as fit metadata.
     """
+    owner = type(mechanism).__name__
     if as_columns and as_metadata:
-        raise s_given_twice(sensitive)
-    if as_metadata and observes:
+        raise s_given_twice(mechanism.sensitive)
+    if as_metadata and mechanism._observes_sensitive():
         raise ValueError(
             "observation='full' reads S at transform time: give S as columns of X with "
             "sensitive=..., not as the `sensitive` argument of fit."
         )
-    if not (as_columns or as_metadata) and needs:
+    if not (as_columns or as_metadata) and mechanism._needs_sensitive():
+        requested = mechanism._get_metadata_request().fit.requests.get("sensitive") is True
         raise ValueError(
             f"{owner} needs the sensitive attribute S and got none: name its columns of X "
             "with sensitive=[...] (works in any Pipeline or search), or pass "

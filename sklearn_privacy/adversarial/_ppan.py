@@ -12,7 +12,7 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_privacy._base import BaseMechanism
-from sklearn_privacy._sensitive import sensitive_positions
+from sklearn_privacy._sensitive import check_sensitive_categories, sensitive_positions
 from sklearn_privacy.adversarial._inputs import (
     PPANInputs,
     code_label_columns,
@@ -717,7 +717,8 @@ class PPANTransformer(BaseMechanism):
         """
         if not sensitive_is_discrete(S):
             return
-        self._check_sensitive_categories(
+        check_sensitive_categories(
+            self,
             S,
             MAX_READ_CATEGORIES,
             f"Bin it first ({BIN_EXAMPLES}), or give it as floats that are not all integers "

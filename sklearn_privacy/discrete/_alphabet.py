@@ -18,7 +18,7 @@ __all__ = ["CategoricalAlphabet", "empirical_joint"]
 _HANDLE_UNKNOWN = ("error", "nearest")
 
 # What to do with an S over max_categories: every discrete mechanism reads S as categories
-# (see BaseMechanism._check_sensitive_categories).
+# (see _sensitive.check_sensitive_categories).
 SENSITIVE_CATEGORIES_REMEDY = (
     f"Bin it first ({BIN_EXAMPLES}); if these really are categories, raise max_categories "
     "(it bounds each column of X and of S) or set it to None."

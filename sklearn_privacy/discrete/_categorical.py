@@ -9,6 +9,7 @@ from abc import abstractmethod
 from numbers import Integral, Real
 
 from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._sensitive import check_sensitive_categories
 from sklearn_privacy.discrete._alphabet import (
     SENSITIVE_CATEGORIES_REMEDY,
     CategoricalAlphabet,
@@ -59,7 +60,7 @@ class _CategoricalMechanism(BaseMechanism):
             feature_names=names,
         )
         x_codes = self.alphabet_.fit_encode(X, sample_weight)
-        self._check_sensitive_categories(S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
+        check_sensitive_categories(self, S, self.max_categories, SENSITIVE_CATEGORIES_REMEDY)
         self._sensitive_alphabet = CategoricalAlphabet(max_categories=None, name="sensitive")
         s_codes = self._sensitive_alphabet.fit_encode(S, sample_weight)
         self.joint_ = empirical_joint(

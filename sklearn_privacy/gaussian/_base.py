@@ -12,6 +12,12 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._sensitive import (
+    S_COLUMNS,
+    check_how_s_came,
+    sensitive_labels,
+    set_column_roles,
+)
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp.kernels import HISTOGRAM_SENSITIVITY, grid_sensitivity, rows_needed
 from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
@@ -144,7 +150,7 @@ class _GaussianMechanism(BaseMechanism):
     def _split_for_release(self, X):
         """The released columns; S is dropped unread (the release does not use it)."""
         check_is_fitted(self)
-        return self._split_sensitive(self._validate_X(X, reset=False))[0], None
+        return self._sensitive_split.split(self._validate_X(X, reset=False))[0], None
 
     def _check_peaks(self, peaks, name="X"):
         """Public fit: refuse columns whose squares leave float64. Private: rows are clipped."""
@@ -210,7 +216,7 @@ class _GaussianMechanism(BaseMechanism):
             reader=f"{type(self).__name__} (fit_data='public'{auto})",
             remedies=remedies,
             name=role,
-            column_labels=self._sensitive_column_labels() if is_s else None,
+            column_labels=sensitive_labels(self) if is_s else None,
             bound=f"{MAX_READ_CATEGORIES} (the limit on numbers read off the rows as classes)",
             numbers_only=True,
         )
@@ -403,12 +409,11 @@ class _GaussianMechanism(BaseMechanism):
         from sklearn_privacy.utils._dask import aligned_partitions, head_rows
 
         self._validate_X(head_rows(X), reset=True)
-        self._set_column_roles()
-        has_columns = self.sensitive_columns_.size > 0
-        self._check_how_s_came(has_columns, sensitive is not None)
+        has_columns = set_column_roles(self).columns.size > 0
+        check_how_s_came(self, as_columns=has_columns, as_metadata=sensitive is not None)
         uses_s, uses_y = self._fit_variables(y is not None)
         has_s = has_columns or sensitive is not None
-        s_name = self._s_label(has_columns)
+        s_name = S_COLUMNS if has_columns else "sensitive"
         parts = aligned_partitions(
             X,
             [sensitive, y if uses_y else None, sample_weight],
@@ -455,7 +460,7 @@ class _GaussianMechanism(BaseMechanism):
         """One partition: the released columns, S, y and positive weights (None if empty)."""
         if not len(X):
             return None
-        X_release, S_columns = self._split_sensitive(self._validate_X(X, reset=False))
+        X_release, S_columns = self._sensitive_split.split(self._validate_X(X, reset=False))
         n = X_release.shape[0]
         if S is None:
             S = S_columns

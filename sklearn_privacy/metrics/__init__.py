@@ -11,6 +11,7 @@ from sklearn_privacy.metrics._leakage import (
 from sklearn_privacy.metrics._scorers import (
     exact_leakage_score,
     find_mechanism,
+    is_privacy_scorer,
     make_adversary_scorer,
     make_distortion_scorer,
     make_leakage_scorer,
@@ -23,6 +24,7 @@ __all__ = [
     "find_mechanism",
     "inference_threat_bound",
     "is_discrete_release",
+    "is_privacy_scorer",
     "leakage_score",
     "make_adversary_scorer",
     "make_distortion_scorer",

@@ -32,6 +32,7 @@ _SCORER_ESTIMATORS = ESTIMATORS | {"exact"}
 __all__ = [
     "exact_leakage_score",
     "find_mechanism",
+    "is_privacy_scorer",
     "make_adversary_scorer",
     "make_distortion_scorer",
     "make_leakage_scorer",
@@ -256,11 +257,41 @@ class _MechanismScorer(ABC):
         return f"make_{self._name}_scorer({args})"
 
 
+@validate_params({"scorer": "no_validation"}, prefer_skip_nested_validation=True)
 def is_privacy_scorer(scorer):
-    """Whether ``scorer`` is one of the library's privacy scorers (a ``make_*_scorer``'s).
+    """Whether ``scorer`` is one of the library's privacy scorers.
 
-    For the package's other layers (the plotting reads their ``measure`` and
-    ``greater_is_better``); not part of the public API.
+    A privacy scorer, made by :func:`make_leakage_scorer`,
+    :func:`make_adversary_scorer` or :func:`make_distortion_scorer`, scores the
+    mechanism of an estimator rather than its predictions; its ``measure``
+    (``"leakage"``, ``"adversary"`` or ``"distortion"``) and
+    ``greater_is_better`` say how to read its scores (the plots of a search's
+    results label their axes from them).
+
+    Parameters
+    ----------
+    scorer : object
+        Any object: a scorer, a scorer's name, a callable, None.
+
+    Returns
+    -------
+    bool
+        True for a scorer made by one of the ``make_*_scorer`` of this module.
+
+    See Also
+    --------
+    make_leakage_scorer : The leakage scorer.
+    find_mechanism : How a privacy scorer finds the mechanism in a pipeline.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import get_scorer
+    >>> from sklearn_privacy.metrics import is_privacy_scorer, make_leakage_scorer
+    >>> scorer = make_leakage_scorer()
+    >>> is_privacy_scorer(scorer), scorer.measure
+    (True, 'leakage')
+    >>> is_privacy_scorer(get_scorer("accuracy")), is_privacy_scorer("leakage")
+    (False, False)
     """
     return isinstance(scorer, _MechanismScorer)
 

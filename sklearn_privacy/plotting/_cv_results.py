@@ -49,7 +49,7 @@ def axis_name(key, scorer=None, *, leakage=LEAKAGE_AXIS):
     (``"balanced_accuracy"``) by that name; then the key; a key neither knows is
     its own label. ``leakage`` is the label of a leakage scorer.
     """
-    from sklearn_privacy.metrics._scorers import is_privacy_scorer
+    from sklearn_privacy.metrics import is_privacy_scorer
 
     names = {**_AXIS_NAMES, "leakage": leakage}
     kind = scorer.measure if is_privacy_scorer(scorer) else None
@@ -187,7 +187,7 @@ def format_value(value):
 
 def inspect_search(search, leakage):
     """Sign of the leakage scorer and the mechanism's class name, from a fitted search."""
-    from sklearn_privacy.metrics._scorers import find_mechanism, is_privacy_scorer
+    from sklearn_privacy.metrics import find_mechanism, is_privacy_scorer
 
     sign = None
     scorer = getattr(search, "scorer_", None)

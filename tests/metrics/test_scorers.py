@@ -10,6 +10,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from sklearn_privacy.metrics import (
     find_mechanism,
+    is_privacy_scorer,
     leakage_score,
     make_adversary_scorer,
     make_distortion_scorer,
@@ -216,8 +217,6 @@ def test_scorer_says_what_it_measures(make, measure):
 
 def test_the_package_recognises_its_privacy_scorers():
     from sklearn.metrics import get_scorer
-
-    from sklearn_privacy.metrics._scorers import is_privacy_scorer
 
     assert is_privacy_scorer(make_leakage_scorer()) and is_privacy_scorer(make_distortion_scorer())
     assert not any(map(is_privacy_scorer, [get_scorer("accuracy"), "leakage", None]))
