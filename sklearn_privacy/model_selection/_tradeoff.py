@@ -244,8 +244,7 @@ def _check_params_reach_fit(estimator, scoring, params):
     from sklearn.pipeline import Pipeline
 
     from sklearn_privacy._sensitive import routing_advice
-    from sklearn_privacy.metrics import find_mechanism
-    from sklearn_privacy.metrics._scorers import is_privacy_scorer
+    from sklearn_privacy.metrics import find_mechanism, is_privacy_scorer
 
     refused = sorted(key for key in params if "__" not in key)
     if not refused:

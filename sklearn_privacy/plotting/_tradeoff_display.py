@@ -378,20 +378,11 @@ class TradeoffDisplay:
                     label="_nolegend_" if has_label else _PARETO_LABEL,
                 )
                 fronts.append(step)
-        self.overall_pareto_line_ = None
-        overall = self.pareto_indices()
-        if show_pareto and len(groups) > 1 and overall.size > 1:
-            x, y = _step_vertices(self.leakage[overall], self.utility[overall])
-            (self.overall_pareto_line_,) = ax.plot(
-                x, y, color="0.3", linewidth=2.5, alpha=0.35, zorder=1.5,
-                label=_OVERALL_PARETO_LABEL,
-            )  # fmt: skip
+        self.overall_pareto_line_ = (
+            self._plot_overall_pareto(ax) if show_pareto and len(groups) > 1 else None
+        )
         self.baseline_lines_ = self._plot_baselines(ax)
-        self.theory_lines_ = {}
-        for label, (x, y) in self.theory.items():
-            (self.theory_lines_[label],) = ax.plot(
-                x, y, linestyle="--", color="0.2", linewidth=1.2, label=label, gid=_THEORY_GID
-            )
+        self.theory_lines_ = self._plot_theory(ax)
         ax.set_xlabel(self.leakage_name)
         ax.set_ylabel(self.utility_name)
         ax.margins(0.08)
@@ -435,6 +426,25 @@ class TradeoffDisplay:
         if name is None:
             return [str(key) for key, _ in groups]
         return [f"{name}: {key}" for key, _ in groups]
+
+    def _plot_overall_pareto(self, ax):
+        """The Pareto front across every series (None if it has a single point)."""
+        overall = self.pareto_indices()
+        if overall.size <= 1:
+            return None
+        x, y = _step_vertices(self.leakage[overall], self.utility[overall])
+        (line,) = ax.plot(
+            x, y, color="0.3", linewidth=2.5, alpha=0.35, zorder=1.5, label=_OVERALL_PARETO_LABEL
+        )
+        return line
+
+    def _plot_theory(self, ax):
+        lines = {}
+        for label, (x, y) in self.theory.items():
+            (lines[label],) = ax.plot(
+                x, y, linestyle="--", color="0.2", linewidth=1.2, label=label, gid=_THEORY_GID
+            )
+        return lines
 
     def _plot_baselines(self, ax):
         artists = {}
