@@ -50,7 +50,7 @@ def fresh_leakage(bound, release, s, *, discrete):
     permutation null; the Gaussian estimate for a continuous S); a bound
     far below it (or negative) warns.
     """
-    from sklearn_privacy.information._sample_estimators import estimate_leakage
+    from sklearn_privacy.estimation import estimate_leakage
 
     estimator = "auto" if discrete else "gaussian"
     try:

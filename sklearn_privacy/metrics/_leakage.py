@@ -1,6 +1,6 @@
 """The scorer-facing leakage functions: the sample estimate, the discrete-release rule, the attack.
 
-The estimates themselves live in :mod:`sklearn_privacy.information`.
+The estimates themselves live in :mod:`sklearn_privacy.estimation`.
 """
 
 from contextlib import nullcontext
@@ -15,7 +15,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from threadpoolctl import threadpool_limits
 
 from sklearn_privacy.information import encode_symbols
-from sklearn_privacy.information._sample_estimators import (
+from sklearn_privacy.estimation import (
     ESTIMATORS,
     check_pair,
     estimate_leakage,

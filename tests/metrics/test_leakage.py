@@ -9,7 +9,7 @@ from sklearn.metrics import mutual_info_score
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_privacy.information import entropy_from_samples
-from sklearn_privacy.information._knn import _copula
+from sklearn_privacy.estimation._knn import _copula
 from sklearn_privacy.metrics import adversary_accuracy_score, is_discrete_release, leakage_score
 
 

@@ -8,7 +8,7 @@ from scipy.special import digamma
 from scipy.stats import rankdata
 from sklearn.neighbors import KDTree
 
-from sklearn_privacy.information._discrete import mutual_information_from_samples
+from sklearn_privacy.information import mutual_information_from_samples
 
 __all__ = ["knn_mutual_information"]
 

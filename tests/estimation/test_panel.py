@@ -9,7 +9,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from sklearn_privacy import L2CompressionDP
 from sklearn_privacy.information import binary_entropy, entropy_from_samples, mutual_information
-from sklearn_privacy.information._heldout import (
+from sklearn_privacy.estimation._heldout import (
     HELDOUT_ADVERSARIES,
     SymbolTable,
     TunedLogisticRegression,

@@ -11,20 +11,20 @@ from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
 from sklearn_privacy.exceptions import user_stacklevel
-from sklearn_privacy.information._discrete import (
+from sklearn_privacy.information import (
     encode_symbols,
     entropy,
     entropy_from_samples,
     mutual_information_from_samples,
 )
-from sklearn_privacy.information._gaussian import gaussian_mutual_information
-from sklearn_privacy.information._heldout import (
+from sklearn_privacy.information import gaussian_mutual_information
+from sklearn_privacy.estimation._heldout import (
     HELDOUT_ADVERSARIES,
     heldout_estimate,
     heldout_folds,
 )
-from sklearn_privacy.information._knn import knn_mutual_information
-from sklearn_privacy.information._panel import (
+from sklearn_privacy.estimation._knn import knn_mutual_information
+from sklearn_privacy.estimation._panel import (
     MAX_DISTINCT_FRACTION,
     LeakageEstimate,
     panel_estimate,
@@ -45,10 +45,30 @@ def check_pair(sensitive, release):
     value allowed: its leakage is 0); the release must hold no missing
     (None, NaN, pd.NA) or infinite value.
 
+    Parameters
+    ----------
+    sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive)
+        The sensitive attribute.
+    release : array-like of shape (n_samples,) or (n_samples, n_features)
+        The release of the same rows.
+
     Returns
     -------
     sensitive : ndarray of shape (n_samples, n_sensitive)
+        S as a 2-D array.
     release : ndarray of shape (n_samples, n_features)
+        The release as a 2-D array.
+
+    See Also
+    --------
+    estimate_leakage : Checks its pair with this.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.estimation import check_pair
+    >>> s, t = check_pair([0, 1, 1], [0.5, 1.5, 2.5])
+    >>> s.shape, t.shape
+    ((3, 1), (3, 1))
     """
     sensitive = check_sensitive(sensitive, min_values=1)
     release = as_2d(release, "release")
@@ -67,7 +87,29 @@ def check_pair(sensitive, release):
 
 
 def is_discrete(release):
-    """Whether a release is read as symbols: the rule of ``metrics.is_discrete_release``."""
+    """Whether a release is read as symbols: the rule of ``metrics.is_discrete_release``.
+
+    Parameters
+    ----------
+    release : array-like of shape (n_samples,) or (n_samples, n_features)
+        The release.
+
+    Returns
+    -------
+    bool
+        Whether the release is discrete.
+
+    See Also
+    --------
+    sklearn_privacy.metrics.is_discrete_release : The validated, documented rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.estimation import is_discrete
+    >>> is_discrete(np.eye(3)), is_discrete(np.linspace(0, 1, 50) ** 2)
+    (True, False)
+    """
     release = as_2d(release, "release")
     if release.dtype.kind not in "fc":
         return True
@@ -84,8 +126,25 @@ def estimate_leakage(sensitive, release, *, estimator="auto", n_neighbors=5, n_s
     """The :class:`LeakageEstimate` of ``I(S; release)`` by one estimator (the panel for "auto").
 
     The work of :func:`sklearn_privacy.metrics.leakage_score` (which
-    documents the estimators), on unvalidated parameters: ``estimator`` one
-    of :data:`ESTIMATORS`, ``n_neighbors >= 1``, ``n_splits >= 2``.
+    documents the estimators), on unvalidated parameters.
+
+    Parameters
+    ----------
+    sensitive : array-like of shape (n_samples,) or (n_samples, n_sensitive)
+        The sensitive attribute.
+    release : array-like of shape (n_samples, n_features)
+        The release of the same rows.
+    estimator : str, default="auto"
+        One of :data:`ESTIMATORS`.
+    n_neighbors : int, default=5
+        Neighbours of the kNN estimate, at least 1.
+    n_splits : int, default=5
+        Folds of the held-out bounds, at least 2.
+
+    Returns
+    -------
+    LeakageEstimate
+        The estimate and its panel.
 
     Raises
     ------
@@ -93,6 +152,17 @@ def estimate_leakage(sensitive, release, *, estimator="auto", n_neighbors=5, n_s
         On a bad pair (see :func:`check_pair`), an estimator that reads
         numbers given a release of strings or objects, or an estimator for a
         discrete S given a continuous one.
+
+    See Also
+    --------
+    sklearn_privacy.metrics.leakage_score : The validated, documented face of this function.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.estimation import estimate_leakage
+    >>> s = [0, 1] * 20
+    >>> estimate_leakage(s, [[v] for v in s], estimator="plugin").estimator
+    'plugin'
     """
     sensitive, release = check_pair(sensitive, release)
     # S is continuous by the release's rule: floats, not all integers, more than n / 10 values

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sklearn_privacy.information._sample_estimators import (
+from sklearn_privacy.estimation._sample_estimators import (
     check_pair,
     estimate_leakage,
     is_discrete,

@@ -15,7 +15,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 
-from sklearn_privacy.information._discrete import encode_symbols
+from sklearn_privacy.information import encode_symbols
 
 __all__ = ["HELDOUT_ADVERSARIES", "heldout_bound", "heldout_estimate", "heldout_folds"]
 
