@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
 from sklearn_privacy.estimation._heldout import (
     HELDOUT_ADVERSARIES,
     heldout_estimate,
     heldout_folds,
 )
 from sklearn_privacy.estimation._knn import knn_mutual_information
+from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
 
 __all__ = ["LeakageEstimate", "knn_permutations", "panel_estimate"]
 

@@ -10,14 +10,6 @@ import pandas as pd
 from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.exceptions import user_stacklevel
-from sklearn_privacy.information import (
-    encode_symbols,
-    entropy,
-    entropy_from_samples,
-    mutual_information_from_samples,
-)
-from sklearn_privacy.information import gaussian_mutual_information
 from sklearn_privacy.estimation._heldout import (
     HELDOUT_ADVERSARIES,
     heldout_estimate,
@@ -28,6 +20,14 @@ from sklearn_privacy.estimation._panel import (
     MAX_DISTINCT_FRACTION,
     LeakageEstimate,
     panel_estimate,
+)
+from sklearn_privacy.exceptions import user_stacklevel
+from sklearn_privacy.information import (
+    encode_symbols,
+    entropy,
+    entropy_from_samples,
+    gaussian_mutual_information,
+    mutual_information_from_samples,
 )
 from sklearn_privacy.utils import as_2d, is_continuous
 from sklearn_privacy.utils._validation import check_sensitive

@@ -14,13 +14,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.information import encode_symbols
 from sklearn_privacy.estimation import (
     ESTIMATORS,
     check_pair,
     estimate_leakage,
     is_discrete,
 )
+from sklearn_privacy.information import encode_symbols
 from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 __all__ = ["adversary_accuracy_score", "is_discrete_release", "leakage_score"]

@@ -12,9 +12,9 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_privacy._base import BaseMechanism, routing_advice
+from sklearn_privacy.estimation import ESTIMATORS
 from sklearn_privacy.exceptions import warn_user
 from sklearn_privacy.information import encode_symbols, mutual_information
-from sklearn_privacy.estimation import ESTIMATORS
 from sklearn_privacy.metrics._leakage import adversary_accuracy_score, leakage_score
 from sklearn_privacy.utils._dask import is_dask_collection
 from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params

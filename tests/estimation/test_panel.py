@@ -8,7 +8,6 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 
 from sklearn_privacy import L2CompressionDP
-from sklearn_privacy.information import binary_entropy, entropy_from_samples, mutual_information
 from sklearn_privacy.estimation._heldout import (
     HELDOUT_ADVERSARIES,
     SymbolTable,
@@ -16,6 +15,7 @@ from sklearn_privacy.estimation._heldout import (
     heldout_bound,
     heldout_folds,
 )
+from sklearn_privacy.information import binary_entropy, entropy_from_samples, mutual_information
 from sklearn_privacy.metrics import (
     LeakageEstimate,
     leakage_score,
