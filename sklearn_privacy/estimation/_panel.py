@@ -3,23 +3,35 @@
 Why a panel: "The default leakage estimate" in ``docs/design.md``.
 """
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from joblib import Parallel, delayed
 
 from sklearn_privacy.estimation._heldout import (
+    FLOOR,
     HELDOUT_ADVERSARIES,
-    heldout_estimate,
+    adversary,
+    fold_log_proba,
     heldout_folds,
 )
 from sklearn_privacy.estimation._knn import knn_mutual_information
-from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
+from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION
+from sklearn_privacy.information import mutual_information_from_samples
 
-__all__ = ["LeakageEstimate", "knn_permutations", "panel_estimate"]
+__all__ = [
+    "MAX_PANEL_CLASSES",
+    "LeakageEstimate",
+    "column_importance",
+    "knn_permutations",
+    "panel_estimate",
+    "panel_members",
+]
 
-# A release is read with the plug-in estimate when it has at most this many
-# distinct rows per sample (each release value seen 10 times on average).
-MAX_DISTINCT_FRACTION = 0.1
+# Above this many values of S, the members whose cost grows with it are left out
+# (the discrete mechanisms refuse more categories: max_categories=200).
+MAX_PANEL_CLASSES = 200
 
 # Permutations of S in the null of the plug-in estimate (a few bincounts each).
 _PLUGIN_PERMUTATIONS = 20
@@ -66,6 +78,15 @@ class LeakageEstimate:
         ``H(S)`` of the sample (plug-in), the most a release can reveal.
     folds : str
         How the held-out bounds' folds were made (empty if none).
+    columns : dict of str to float
+        Which release columns carry the leakage: each column's held-out
+        permutation importance in nats (how much the held-out bound of
+        :attr:`columns_by` falls when that column is shuffled among the test
+        rows), largest first; empty where not computed.
+    columns_by : str
+        The member whose bound :attr:`columns` breaks down: the winner, or
+        the best member reading the release's columns where the winner reads
+        whole rows (the table, kNN or plug-in estimate).
 
     See Also
     --------
@@ -87,6 +108,8 @@ class LeakageEstimate:
     spreads: dict = field(default_factory=dict)
     entropy: float = float("nan")
     folds: str = ""
+    columns: dict = field(default_factory=dict)
+    columns_by: str = ""
 
     def __float__(self):
         return float(self.value)
@@ -109,62 +132,185 @@ def _null_corrected(estimate, codes, n_permutations):
     return estimate(codes) - float(null.mean()), float(null.std(ddof=1))
 
 
-def _plugin_member(codes, release):
+def _plugin_member(codes, view):
     """The null-corrected plug-in estimate, or None where the alphabet is too large.
 
     The plug-in estimate is in the panel only where the release has at most
     ``n_samples / 10`` distinct rows; on a release whose rows are each seen
     about once it reads ``H(S)`` whatever the release.
     """
-    rows, symbols = encode_symbols(release, name="release")
-    if len(symbols) > MAX_DISTINCT_FRACTION * codes.size:
+    if view.n_distinct > MAX_DISTINCT_FRACTION * codes.size:
         return None
 
     def plugin(s_codes):
-        return mutual_information_from_samples(s_codes, rows)
+        return mutual_information_from_samples(s_codes, view.rows)
 
     return _null_corrected(plugin, codes, _PLUGIN_PERMUTATIONS)
 
 
-def panel_estimate(codes, release, h_s, *, continuous, n_neighbors, n_splits):
+def _knn_member(codes, view, n_neighbors):
+    """The null-corrected kNN estimate, or None where no value of S is seen twice."""
+    try:
+        return _null_corrected(
+            lambda s: knn_mutual_information(
+                s, view.values, n_neighbors, clip=False, rows=view.rows
+            ),
+            codes,
+            knn_permutations(codes.size),
+        )
+    except ValueError:  # no value of S seen twice: nothing for neighbours to count
+        return None
+
+
+def _timed(function, *args):
+    start = time.perf_counter()
+    return function(*args), time.perf_counter() - start
+
+
+def panel_members(n_classes, adversaries=None):
+    """The held-out members for ``n_classes`` values of S, and the user's adversaries.
+
+    Above :data:`MAX_PANEL_CLASSES` values of S the boosting and network
+    members are left out: each costs about ``n_classes`` times a binary fit
+    (gradient boosting grows one tree per class and round).
+    """
+    names = [
+        name
+        for name in HELDOUT_ADVERSARIES
+        if n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network")
+    ]
+    return names + [name for name in (adversaries or {}) if name not in names]
+
+
+def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
+    """Each member's folds fitted side by side: ``{name: (value, spread, fits, seconds)}``.
+
+    ``fits`` is a list of ``(fitted, test rows, log q)`` per fold.
+    """
+    n_classes = int(codes.max()) + 1
+    jobs = [(name, adversary(name, view, adversaries)) for name in names]
+    results = parallel(
+        delayed(_timed)(fold_log_proba, model, features, codes, train, test, n_classes)
+        for _, (model, features) in jobs
+        for train, test in folds
+    )
+    out, sizes = {}, np.array([test.size for _, test in folds])
+    for i, (name, _) in enumerate(jobs):
+        mine = results[i * len(folds) : (i + 1) * len(folds)]
+        bounds = np.array([h_s + log_q.mean() for (_, log_q), _ in mine])
+        fits = [(fitted, test, log_q) for ((fitted, log_q), _), (_, test) in zip(mine, folds)]
+        seconds = sum(seconds for _, seconds in mine)
+        out[name] = (float(bounds @ sizes / sizes.sum()), float(bounds.std(ddof=1)), fits, seconds)
+    return out
+
+
+def column_importance(fits, view, codes, h_s):
+    """Each release column's held-out permutation importance in nats, largest first.
+
+    For each fold's fitted model and test rows, the column is shuffled among
+    the test rows (seeded) and the held-out bound recomputed on every fold's
+    rows: a column's importance is how much the bound, clipped at 0, falls
+    (at most the bound itself; 0 for a column the model does not use).
+    """
+    n_classes = int(codes.max()) + 1
+    rng = np.random.default_rng(0)
+    n = sum(test.size for _, test, _ in fits)
+    bound = max(h_s + sum(log_q.sum() for _, _, log_q in fits) / n, 0.0)
+    permuted = np.zeros(view.values.shape[1])
+    for fitted, test, log_q in fits:
+        for j in range(view.values.shape[1]):
+            if fitted is None:
+                permuted[j] += log_q.sum()
+                continue
+            shuffled = view.values[test].copy()
+            shuffled[:, j] = shuffled[rng.permutation(test.size), j]
+            proba = np.zeros((test.size, n_classes))
+            proba[:, fitted.classes_] = fitted.predict_proba(shuffled)
+            proba = (1 - FLOOR) * proba + FLOOR / n_classes
+            permuted[j] += np.log(proba[np.arange(test.size), codes[test]]).sum()
+    drops = bound - np.maximum(h_s + permuted / n, 0.0)
+    order = np.argsort(-drops, kind="stable")
+    return {view.names[j]: float(drops[j]) for j in order}
+
+
+def panel_estimate(
+    codes,
+    view,
+    h_s,
+    *,
+    n_neighbors,
+    n_splits,
+    adversaries=None,
+    n_jobs=None,
+    verbose=0,
+    attribute=False,
+    label="",
+    corrected=True,
+):
     """The panel's estimates of ``I(S; T)`` for a discrete S given as codes.
 
     Parameters
     ----------
     codes : ndarray of shape (n_samples,)
         S as codes ``0 .. k - 1``.
-    release : ndarray of shape (n_samples, n_features)
+    view : ReleaseView
+        The release, read once.
     h_s : float
         ``H(S)`` of the sample.
-    continuous : bool
-        Whether the release is continuous (read with the kNN estimate).
     n_neighbors : int
         Neighbours of the kNN estimate.
     n_splits : int
         Folds of the held-out bounds.
+    adversaries : dict of str to classifier, default=None
+        The user's classifiers, each a held-out bound.
+    n_jobs : int, default=None
+        Members' folds fitted side by side on this many threads.
+    verbose : int, default=0
+        Print a line per member with its time.
+    attribute : bool, default=False
+        Break the leakage down by column (:attr:`LeakageEstimate.columns`).
+    label : str, default=""
+        Added to the members' names (a binning of a continuous S).
+    corrected : bool, default=True
+        Add the kNN (continuous release) or plug-in estimate minus its null.
 
     Returns
     -------
     LeakageEstimate
     """
-    estimates, spreads = {}, {}
+    estimates, spreads, seconds = {}, {}, {}
     folds, how = heldout_folds(codes, n_splits)
-    for name in HELDOUT_ADVERSARIES:
-        estimates[name], spreads[name] = heldout_estimate(name, codes, release, folds, h_s)
-    if continuous:
-        try:
-            estimates["knn"], spreads["knn"] = _null_corrected(
-                lambda s: knn_mutual_information(s, release, n_neighbors, clip=False),
-                codes,
-                knn_permutations(codes.size),
-            )
-        except ValueError:  # no value of S seen twice: nothing for neighbours to count
-            pass
-    else:
-        plugin = _plugin_member(codes, release)
-        if plugin is not None:
-            estimates["plugin"], spreads["plugin"] = plugin
+    names = panel_members(int(codes.max()) + 1, adversaries)
+    with Parallel(n_jobs=n_jobs, prefer="threads") as parallel:
+        heldout = heldout_members(codes, view, names, folds, h_s, adversaries, parallel)
+        if not corrected:
+            others = {}
+        elif view.discrete:
+            others = {"plugin": (_plugin_member, (codes, view))}
+        else:
+            others = {"knn": (_knn_member, (codes, view, n_neighbors))}
+        for name, (value, seconds[name]) in zip(
+            others,
+            parallel(delayed(_timed)(function, *args) for function, args in others.values()),
+        ):
+            if value is not None:
+                estimates[name], spreads[name] = value
+    for name, (value, spread, _, seconds[name]) in heldout.items():
+        estimates[name], spreads[name] = value, spread
+    estimates = {f"{name}{label}": value for name, value in estimates.items()}
+    spreads = {f"{name}{label}": value for name, value in spreads.items()}
+    if verbose:
+        for name, value in estimates.items():
+            base = name[: len(name) - len(label)] if label else name
+            print(f"[leakage] {name}: {value:.4f} nats in {seconds[base]:.2f} s")
     best = max(estimates, key=estimates.get)
+    columns, columns_by = {}, ""
+    if attribute:
+        readers = [name for name in heldout if name != "table"]
+        winner = best[: len(best) - len(label)] if label else best
+        columns_by = winner if winner in readers else max(readers, key=lambda r: heldout[r][0])
+        columns = column_importance(heldout[columns_by][2], view, codes, h_s)
+        columns_by += label
     return LeakageEstimate(
         value=float(min(max(estimates[best], 0.0), h_s)),
         estimator=best,
@@ -172,4 +318,6 @@ def panel_estimate(codes, release, h_s, *, continuous, n_neighbors, n_splits):
         spreads=spreads,
         entropy=float(h_s),
         folds=how,
+        columns=columns,
+        columns_by=columns_by,
     )

@@ -3,10 +3,12 @@
 :func:`estimate_leakage` is what :func:`sklearn_privacy.metrics.leakage_score` and PPAN call.
 """
 
+import time
 import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
@@ -15,12 +17,15 @@ from sklearn_privacy.estimation._heldout import (
     heldout_estimate,
     heldout_folds,
 )
-from sklearn_privacy.estimation._knn import knn_mutual_information
+from sklearn_privacy.estimation._knn import knn_mutual_information, ksg_mutual_information
+from sklearn_privacy.estimation._network import one_torch_thread
 from sklearn_privacy.estimation._panel import (
-    MAX_DISTINCT_FRACTION,
     LeakageEstimate,
+    _null_corrected,
+    knn_permutations,
     panel_estimate,
 )
+from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION, read_release
 from sklearn_privacy.exceptions import user_stacklevel
 from sklearn_privacy.information import (
     encode_symbols,
@@ -33,6 +38,12 @@ from sklearn_privacy.utils import as_2d, is_continuous
 from sklearn_privacy.utils._validation import check_sensitive
 
 __all__ = ["ESTIMATORS", "check_pair", "estimate_leakage", "is_discrete"]
+
+# Quantile bins of a continuous S whose held-out bounds the panel reads (the largest counts).
+S_BINS = (2, 4, 8)
+
+# The most cells of a sparse release read as a dense array (800 MB of float64).
+MAX_SPARSE_CELLS = 10**8
 
 # The estimators of leakage_score.
 ESTIMATORS = {"auto", "plugin", "miller_madow", "gaussian", "knn", *HELDOUT_ADVERSARIES}
@@ -71,6 +82,8 @@ def check_pair(sensitive, release):
     ((3, 1), (3, 1))
     """
     sensitive = check_sensitive(sensitive, min_values=1)
+    if sp.issparse(release):
+        release = _densified(release)
     release = as_2d(release, "release")
     for name, values in (("sensitive", sensitive), ("release", release)):
         if values.shape[0] < 2:
@@ -84,6 +97,22 @@ def check_pair(sensitive, release):
             f"sensitive has {sensitive.shape[0]} rows but the release has {release.shape[0]}."
         )
     return sensitive, release
+
+
+def _densified(release):
+    """A sparse release as a dense array, for the members that read columns and rows.
+
+    Refused above :data:`MAX_SPARSE_CELLS` cells (8 bytes each), naming the size.
+    """
+    n, d = release.shape
+    if n * d > MAX_SPARSE_CELLS:
+        raise ValueError(
+            f"The sparse release has {n} x {d} = {n * d} cells, more than the "
+            f"{MAX_SPARSE_CELLS} that the leakage estimate reads densely (its kNN, "
+            "table and network members read whole rows): estimate it on a sample of the "
+            "rows, or on a reduced release (e.g. TruncatedSVD)."
+        )
+    return release.toarray()
 
 
 def is_discrete(release):
@@ -122,7 +151,18 @@ def is_discrete(release):
     return bool(n_distinct <= MAX_DISTINCT_FRACTION * release.shape[0])
 
 
-def estimate_leakage(sensitive, release, *, estimator="auto", n_neighbors=5, n_splits=5):
+def estimate_leakage(
+    sensitive,
+    release,
+    *,
+    estimator="auto",
+    n_neighbors=5,
+    n_splits=5,
+    adversaries=None,
+    n_jobs=None,
+    verbose=0,
+    attribute=False,
+):
     """The :class:`LeakageEstimate` of ``I(S; release)`` by one estimator (the panel for "auto").
 
     The work of :func:`sklearn_privacy.metrics.leakage_score` (which
@@ -140,6 +180,14 @@ def estimate_leakage(sensitive, release, *, estimator="auto", n_neighbors=5, n_s
         Neighbours of the kNN estimate, at least 1.
     n_splits : int, default=5
         Folds of the held-out bounds, at least 2.
+    adversaries : dict of str to classifier, default=None
+        The user's classifiers, added to the panel of ``"auto"``.
+    n_jobs : int, default=None
+        Threads for the panel's members (joblib's meaning; None: 1).
+    verbose : int, default=0
+        Print a line per member of the panel with its time.
+    attribute : bool, default=False
+        Break the panel's leakage down by release column.
 
     Returns
     -------
@@ -164,11 +212,10 @@ def estimate_leakage(sensitive, release, *, estimator="auto", n_neighbors=5, n_s
     >>> estimate_leakage(s, [[v] for v in s], estimator="plugin").estimator
     'plugin'
     """
+    names = list(release.columns) if hasattr(release, "columns") else None
     sensitive, release = check_pair(sensitive, release)
     # S is continuous by the release's rule: floats, not all integers, more than n / 10 values
     continuous_s = not is_discrete(sensitive)
-    if estimator == "auto" and continuous_s:
-        estimator = "gaussian"
     if estimator in ("knn", "gaussian") and release.dtype.kind not in "biufc":
         raise ValueError(
             f"estimator={estimator!r} reads the release as numbers, but it holds "
@@ -180,31 +227,38 @@ def estimate_leakage(sensitive, release, *, estimator="auto", n_neighbors=5, n_s
             f"estimator={estimator!r} needs a discrete sensitive attribute, but S holds "
             f"{np.unique(sensitive, axis=0).shape[0]} distinct non-integer floats in "
             f"{sensitive.shape[0]} rows. Bin S first (numpy.digitize, pandas.cut, "
-            "KBinsDiscretizer) or use estimator='gaussian' for a continuous S."
+            "KBinsDiscretizer), or use estimator='auto' (held-out bounds on quantile bins "
+            "of S beside a kNN estimate) or 'gaussian' for a continuous S."
         )
-    # The held-out adversaries are small models: extra BLAS or OpenMP threads only spin,
-    # and gradient boosting on 2000 x 100 took 127 s instead of 0.7 s beside one busy core.
-    with threadpool_limits(1):
-        return _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s)
+    options = {
+        "n_neighbors": n_neighbors,
+        "n_splits": n_splits,
+        "adversaries": dict(adversaries or {}),
+        "n_jobs": n_jobs,
+        "verbose": verbose,
+        "attribute": attribute,
+    }
+    # The held-out adversaries are small models: extra BLAS, OpenMP or torch threads only
+    # spin (gradient boosting on 2000 x 100 took 127 s instead of 0.7 s beside one busy
+    # core); the panel runs its members side by side on n_jobs threads instead.
+    with threadpool_limits(1), one_torch_thread():
+        view = read_release(release, names)
+        if estimator == "auto" and continuous_s:
+            return _continuous_panel(sensitive, view, options)
+        return _estimate(sensitive, view, estimator, continuous_s, options)
 
 
-def _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s):
+def _estimate(sensitive, view, estimator, continuous_s, options):
     """The :class:`LeakageEstimate` of one estimator (the panel for ``"auto"``)."""
     if estimator == "auto":
         codes, _ = encode_symbols(sensitive, name="sensitive")
-        return panel_estimate(
-            codes,
-            release,
-            entropy_from_samples(codes),
-            continuous=not is_discrete(release),
-            n_neighbors=n_neighbors,
-            n_splits=n_splits,
-        )
+        return panel_estimate(codes, view, entropy_from_samples(codes), **options)
+    release = view.values
     spread, folds = float("nan"), ""
     if estimator in ("plugin", "miller_madow"):
-        value = mutual_information_from_samples(sensitive, release, method=estimator)
+        value = mutual_information_from_samples(sensitive, view.rows, method=estimator)
     elif estimator == "gaussian":
-        if is_discrete(release):
+        if view.discrete:
             warnings.warn(
                 "The release looks discrete (non-float, integer values or at most "
                 "n_samples / 10 distinct rows); the Gaussian estimate sees only the linear "
@@ -216,12 +270,12 @@ def _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s
         value = _gaussian_estimate(sensitive, release)
     elif estimator == "knn":
         codes, _ = encode_symbols(sensitive, name="sensitive")
-        value = knn_mutual_information(codes, release, n_neighbors)
+        value = knn_mutual_information(codes, release, options["n_neighbors"], rows=view.rows)
     else:
         codes, _ = encode_symbols(sensitive, name="sensitive")
-        fold_list, folds = heldout_folds(codes, n_splits)
+        fold_list, folds = heldout_folds(codes, options["n_splits"])
         value, spread = heldout_estimate(
-            estimator, codes, release, fold_list, entropy_from_samples(codes)
+            estimator, codes, view, fold_list, entropy_from_samples(codes)
         )
     h_s = _entropy_bound(sensitive, continuous_s)
     return LeakageEstimate(
@@ -231,6 +285,69 @@ def _estimate(sensitive, release, estimator, n_neighbors, n_splits, continuous_s
         spreads={estimator: spread},
         entropy=h_s,
         folds=folds,
+    )
+
+
+def _quantile_bins(values, n_bins):
+    """Codes of ``n_bins`` quantile bins of one column (ties kept in one bin)."""
+    edges = np.quantile(values, np.linspace(0, 1, n_bins + 1)[1:-1])
+    return np.unique(np.searchsorted(edges, values, side="right"), return_inverse=True)[1]
+
+
+def _continuous_panel(sensitive, view, options):
+    """The panel for a continuous S: held-out bounds on quantile bins of S, and the KSG kNN.
+
+    ``I(f(S); T) <= I(S; T)`` for any function ``f`` of S, so each held-out
+    bound on the codes of :data:`S_BINS` quantile bins of a column of S is a
+    lower bound on the leakage; beside them, the continuous-continuous kNN
+    estimate of Kraskov et al. minus its permutation null. The largest counts.
+    """
+    n = sensitive.shape[0]
+    values = np.asarray(sensitive, dtype=float)
+    estimates, spreads, best = {}, {}, None
+    for column in range(values.shape[1]):
+        where = f" of S[{column}]" if values.shape[1] > 1 else " of S"
+        for n_bins in S_BINS:
+            if n < 10 * n_bins * options["n_splits"] and n_bins > S_BINS[0]:
+                continue  # too few rows a bin for a held-out bound per fold
+            codes = _quantile_bins(values[:, column], n_bins)
+            panel = panel_estimate(
+                codes,
+                view,
+                entropy_from_samples(codes),
+                label=f" ({n_bins} bins{where})",
+                corrected=False,
+                **options,
+            )
+            estimates.update(panel.estimates)
+            spreads.update(panel.spreads)
+            if best is None or panel.value > best.value:
+                best = panel
+    if view.values.dtype.kind in "biufc":
+        start = time.perf_counter()
+        order = np.arange(n)
+        estimates["knn"], spreads["knn"] = _null_corrected(
+            lambda rows: ksg_mutual_information(
+                values[rows], view.values, options["n_neighbors"]
+            ),
+            order,
+            knn_permutations(n),
+        )
+        if options["verbose"]:
+            print(
+                f"[leakage] knn (continuous S): {estimates['knn']:.4f} nats in "
+                f"{time.perf_counter() - start:.2f} s"
+            )
+    winner = max(estimates, key=estimates.get)
+    return LeakageEstimate(
+        value=float(max(estimates[winner], 0.0)),
+        estimator=winner,
+        estimates=estimates,
+        spreads=spreads,
+        entropy=float("inf"),
+        folds=best.folds,
+        columns=best.columns,
+        columns_by=best.columns_by,
     )
 
 
