@@ -80,6 +80,14 @@ class TunedLogisticRegression(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
 
+def _target_encoder():
+    """A seeded TargetEncoder: its inner folds by a seeded ``cv`` (scikit-learn >= 1.9, where
+    ``random_state`` is deprecated), else by ``random_state``."""
+    if TargetEncoder().get_params()["random_state"] == "deprecated":
+        return TargetEncoder(cv=KFold(5, shuffle=True, random_state=0))
+    return TargetEncoder(random_state=0)
+
+
 def _encoded(view, numbers, ordinal=False):
     """The release's columns encoded for a model: codes as categories, numbers by ``numbers``.
 
@@ -94,10 +102,10 @@ def _encoded(view, numbers, ordinal=False):
     )
     parts = [
         ("categories", few, view.one_hot),
-        ("codes", TargetEncoder(random_state=0), view.target),
+        ("codes", _target_encoder(), view.target),
         ("numbers", numbers, view.numbers),
     ]
-    return ColumnTransformer([part for part in parts if len(part[2])])
+    return ColumnTransformer([part for part in parts if len(part[2])], sparse_threshold=0)
 
 
 def _linear(view):

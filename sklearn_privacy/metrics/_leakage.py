@@ -76,7 +76,7 @@ def is_discrete_release(release):
 @validate_params(
     {
         "sensitive": ["array-like"],
-        "release": ["array-like"],
+        "release": ["array-like", "sparse matrix"],
         "estimator": [StrOptions(ESTIMATORS)],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "n_splits": [Interval(Integral, 2, None, closed="left")],
@@ -111,8 +111,9 @@ def leakage_score(
         The sensitive attribute; rows of a 2-D array form one joint symbol.
         Floats that are not all integers with more than ``n_samples / 10``
         distinct values are read as a continuous S (see ``"auto"``).
-    release : array-like of shape (n_samples, n_features)
-        What the mechanism released for the same rows.
+    release : {array-like, sparse matrix} of shape (n_samples, n_features)
+        What the mechanism released for the same rows; a sparse matrix is
+        read as its dense twin (up to 10**8 cells).
     estimator : str, default="auto"
         One of ``"auto"``, ``"logistic"``, ``"boosting"``, ``"network"``,
         ``"table"``, ``"knn"``, ``"plugin"``, ``"miller_madow"``, ``"gaussian"``:
@@ -333,7 +334,7 @@ def check_adversaries(adversaries):
                 f"adversaries: the name {name!r} must be a string other than the panel's "
                 f"own members ({sorted(ESTIMATORS)})."
             )
-        if not (is_classifier(model) and hasattr(model, "predict_proba")):
+        if not (hasattr(model, "predict_proba") and is_classifier(model)):
             raise ValueError(
                 f"adversaries[{name!r}] must be a scikit-learn classifier with predict_proba "
                 f"(its held-out cross-entropy is the bound), got {model!r}."
