@@ -55,7 +55,8 @@ def test_a_sparse_release_reads_as_its_dense_twin():
     rng = np.random.default_rng(2)
     n = 400
     s = rng.integers(0, 2, n)
-    dense = np.c_[s * rng.uniform(0.5, 1, n), sp.random(n, 9, density=0.1, random_state=0).toarray()]
+    noise = sp.random(n, 9, density=0.1, random_state=0).toarray()
+    dense = np.c_[s * rng.uniform(0.5, 1, n), noise]
     assert leakage_score(s, sp.csr_matrix(dense)) == leakage_score(s, dense)
     assert leakage_score(s, sp.csr_matrix(dense)) > 0.4
 
