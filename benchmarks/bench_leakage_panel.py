@@ -176,10 +176,11 @@ import warnings
 from sklearn.feature_selection import mutual_info_classif
 from sklearn_privacy.metrics import leakage_score
 warnings.simplefilter("ignore")
-out = {"bound": {}, "member": {}, "time": {}}
+out = {"bound": {}, "member": {}, "knn": {}, "time": {}}
 for name, make in LEAKING.items():
     s, t = make(np.random.default_rng(0))
     out["bound"][name] = leakage_score(s, t, estimator="logistic")
+    out["knn"][name] = leakage_score(s, t, estimator="knn")  # the docs quote the wide ones
     out["member"][name] = leakage_score(s, t, return_details=True).estimator
 s, t = timing_release()
 out["time"] = best_cpu_seconds({
@@ -280,6 +281,185 @@ print({"PPAN MNIST lam 0.1: leakage_ / Fano bound of a fresh LR / its accuracy":
     float(mech.fresh_leakage_), float(mech.adversary_leakage_), None)})
 '''
 
+# The shapes of issue 33: each release's panel read beside a held-out bound of a named model,
+# fitted on one half and scored on the other (predictions mixed with 0.001 uniform), n = 2000.
+SHAPES = r"""
+import time
+import warnings
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, PolynomialFeatures, StandardScaler
+from sklearn_privacy.information import entropy_from_samples
+from sklearn_privacy.metrics import leakage_score
+warnings.simplefilter("ignore")
+N = 2000
+
+
+def holdout_bound(model, t, labels):
+    t_a, t_b, l_a, l_b = train_test_split(t, labels, train_size=0.5, random_state=0,
+                                          stratify=labels)
+    fitted = model.fit(t_a, l_a)
+    proba = np.zeros((len(l_b), labels.max() + 1))
+    proba[:, fitted.classes_] = fitted.predict_proba(t_b)
+    proba = 0.999 * proba + 0.001 / proba.shape[1]
+    return entropy_from_samples(l_b) + float(np.mean(np.log(proba[np.arange(len(l_b)), l_b])))
+
+
+def boosting_500():
+    return HistGradientBoostingClassifier(max_iter=500, early_stopping=False, random_state=0)
+
+
+def first_column_one_hot():
+    from sklearn.compose import make_column_transformer
+    return make_pipeline(make_column_transformer((OneHotEncoder(handle_unknown="ignore"), [0])),
+                         LogisticRegression(max_iter=2000))
+
+
+def xor(rng):
+    a, b = rng.integers(0, 2, (2, N))
+    return a ^ b, np.c_[a, b, rng.normal(size=(N, 98))]
+
+
+def parity(rng):
+    x = rng.integers(0, 2, (N, 33))
+    return x[:, :3].sum(1) % 2, x
+
+
+def sign(rng):
+    z = rng.normal(size=(N, 100))
+    return (z[:, 0] * z[:, 1] > 0).astype(int), z
+
+
+def code(rng, d):
+    c = rng.integers(0, 500, N)
+    return np.isin(c, np.arange(25)).astype(int), np.c_[c, rng.normal(size=(N, d))]
+
+
+def strings(rng):
+    s, t = code(rng, 10)
+    frame = pd.DataFrame(t[:, 1:], columns=[f"x{i}" for i in range(10)])
+    frame.insert(0, "code", [f"level {int(v)}" for v in t[:, 0]])
+    return s, frame
+
+
+def square(rng):
+    s = rng.normal(size=N)
+    return s, (s ** 2 + 0.01 * rng.normal(size=N))[:, None]
+
+
+def circle(rng):
+    s = rng.normal(size=N)
+    return s, np.c_[np.sin(3 * s), np.cos(3 * s)]
+
+
+def radius(rng):
+    s = rng.integers(0, 2, N)
+    u = rng.normal(size=(N, 50))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    return s, u * np.where(s == 1, 1.1, 1.0)[:, None]
+
+
+def sparse(rng):
+    s = rng.integers(0, 2, N)
+    t = sp.random(N, 200, density=0.05, random_state=0, format="lil")
+    t[:, 0] = (s * rng.uniform(0.5, 1.0, N))[:, None]
+    return s, t.tocsr()
+
+
+def norm_feature(t):
+    return np.linalg.norm(t, axis=1, keepdims=True)
+
+
+# name -> (release, model name, model, labels of the bound from S, features of the bound)
+CASES = {
+    "S = a XOR b, [a, b, 98 N(0,1)]": (xor, "degree-2 interactions + L1 logistic",
+        lambda: make_pipeline(PolynomialFeatures(2, interaction_only=True, include_bias=False),
+                              StandardScaler(),
+                              LogisticRegression(penalty="l1", solver="liblinear", C=0.1)),
+        None, None),
+    "S = parity of 3 of 33 binary columns": (parity, "boosting, 500 rounds, no early stopping",
+        boosting_500, None, None),
+    "S = sign(z1 z2) among 100 N(0,1)": (sign, "boosting, 500 rounds, no early stopping",
+        boosting_500, None, None),
+    "code of 500 levels (S on 25) + 10 N(0,1)": (lambda r: code(r, 10),
+        "one-hot logistic on the code", first_column_one_hot, None, None),
+    "code of 500 levels (S on 25) + 50 N(0,1)": (lambda r: code(r, 50),
+        "one-hot logistic on the code", first_column_one_hot, None, None),
+    "DataFrame: string code + 10 float columns": (strings, "one-hot logistic on the code",
+        first_column_one_hot, None, lambda t: t.to_numpy()),
+    "continuous S, T = S^2 + 0.01 N": (square, "forest on T, 1[|S| > median]",
+        lambda: RandomForestClassifier(200, min_samples_leaf=5, random_state=0),
+        lambda s: (np.abs(s) > np.median(np.abs(s))).astype(int), None),
+    "continuous S, T = (sin 3S, cos 3S)": (circle, "forest on T, 1[sin 3S > 0]",
+        lambda: RandomForestClassifier(200, min_samples_leaf=5, random_state=0),
+        lambda s: (np.sin(3 * s) > 0).astype(int), None),
+    "50 dims, radius 1 vs 1.1": (radius, "logistic on the row norm",
+        lambda: make_pipeline(StandardScaler(), LogisticRegression()), None, norm_feature),
+    "scipy sparse CSR, 200 columns": (sparse, "forest",
+        lambda: RandomForestClassifier(200, min_samples_leaf=5, random_state=0), None, None),
+}
+out = {}
+for name, (make, model_name, model, labels, features) in CASES.items():
+    s, t = make(np.random.default_rng(0))
+    start = time.process_time()
+    estimate = leakage_score(s, t, return_details=True)
+    seconds = time.process_time() - start
+    bound = holdout_bound(model(), (features or (lambda v: v))(t),
+                          (labels or (lambda v: v))(s))
+    top = next(iter(estimate.columns), "")
+    out[name] = (estimate.value, estimate.estimator, bound, model_name, seconds, top)
+print(out)
+"""
+
+# The costs of issue 33: the panel at 10 000 x 100 against the kNN estimate, Adult's string
+# columns, PPAN with 1000 classes of S (CPU seconds, one run each).
+COSTS = r"""
+import time
+import warnings
+import numpy as np
+warnings.simplefilter("ignore")
+from sklearn_privacy import PPANTransformer
+from sklearn_privacy.datasets import fetch_adult
+from sklearn_privacy.metrics import leakage_score
+
+
+def cpu(call):
+    start = time.process_time()
+    call()
+    return time.process_time() - start
+
+
+out = {}
+rng = np.random.default_rng(1)
+s = rng.integers(0, 2, 10000)
+t = np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, 99))]
+out["10000 x 100: panel"] = cpu(lambda: leakage_score(s, t))
+out["10000 x 100: kNN estimate alone"] = cpu(lambda: leakage_score(s, t, estimator="knn"))
+out["10000 x 100: panel / kNN"] = out["10000 x 100: panel"] / out["10000 x 100: kNN estimate alone"]
+try:
+    X, _ = fetch_adult(data_home=DATA_HOME, return_X_y=True, download_if_missing=False,
+                       as_frame=True)
+    strings = [c for c in X.columns if str(X[c].dtype) in ("category", "object")]
+    others = [c for c in strings if c != "sex"]
+    release = X[others].astype(str)
+    out[f"Adult ({len(X)} rows): S = sex, its {len(others)} other string columns"] = cpu(
+        lambda: leakage_score(X["sex"].astype(str), release))
+except FileNotFoundError:
+    pass
+n = 3000
+labels = rng.integers(0, 1000, n).astype(str)
+Xp = rng.normal(size=(n, 5))
+out["PPAN, 1000 classes of S (strings), 3000 x 5, max_epochs=2"] = cpu(
+    lambda: PPANTransformer(release="gaussian", max_epochs=2, random_state=0).fit(
+        Xp, sensitive=labels))
+print(out)
+"""
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -288,9 +468,12 @@ def main():
     parser.add_argument("--mechanisms", action="store_true", help="PPAN and L2 pipeline rows")
     parser.add_argument("--mnist", action="store_true", help="PPAN on MNIST (needs the data)")
     parser.add_argument("--no-tables", action="store_true", help="only the mechanism rows")
+    parser.add_argument("--shapes", action="store_true", help="issue 33's shapes and costs")
     parser.add_argument("--data-home", default=default_data_home())
     args = parser.parse_args()
     rows = [] if args.no_tables else tables(args)
+    if args.shapes:
+        rows += shapes(args)
     mechanisms = {}
     if args.mechanisms:
         mechanisms.update(run_with_package(REPO, MECHANISMS))
@@ -307,6 +490,25 @@ def main():
         rows, "leakage_panel.csv", header=["table", "case", "baseline", "now", "bound", "ratio"]
     )
     print(f"\nwrote {path}")
+
+
+def shapes(args):
+    """Issue 33's shapes (panel read beside a named held-out bound) and the costs."""
+    found = run_with_package(REPO, SHAPES)
+    print(f"\n{'release (n = 2000)':<44}{'panel':>7}{'bound':>7}{'ratio':>7}{'CPU s':>7}"
+          f"  winner / top column / bound's model")  # fmt: skip
+    rows = []
+    for name, (value, winner, bound, model, seconds, top) in found.items():
+        ratio = value / bound if bound > 0 else float("nan")
+        print(f"{name:<44}{value:>7.3f}{bound:>7.3f}{ratio:>7.2f}{seconds:>7.1f}"
+              f"  {winner} / {top} / {model}")  # fmt: skip
+        rows.append(["shapes", name, model, value, bound, ratio])
+    costs = run_with_package(REPO, COSTS.replace("DATA_HOME", repr(str(args.data_home))))
+    print("\nCPU seconds")
+    for label, seconds in costs.items():
+        print(f"  {label:<60}{seconds:>8.2f}")
+        rows.append(["cost", label, "", seconds, "", ""])
+    return rows
 
 
 def tables(args):
@@ -326,7 +528,8 @@ def tables(args):
     for name, bound in ref["bound"].items():
         b, v = base["leaking"][name], now["leaking"][name]
         ratio = v / bound if bound > 0 else float("nan")
-        print(f"{name:<44}{b:>9.3f}{v:>8.3f}{bound:>9.3f}{ratio:>10.2f}  {ref['member'][name]}")
+        print(f"{name:<44}{b:>9.3f}{v:>8.3f}{bound:>9.3f}{ratio:>10.2f}  {ref['member'][name]}"
+              f" (kNN alone {ref['knn'][name]:.3f})")  # fmt: skip
         rows.append(["leaking", name, b, v, bound, ratio])
 
     print(f"\n{'independent release (mean of 10 seeds)':<44}{'baseline':>9}{'now':>8}"

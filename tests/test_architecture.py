@@ -132,12 +132,14 @@ def test_no_family_imports_another():
 
 def test_no_family_imports_metrics():
     """The scoring layer stands above the mechanisms: a family that needs a sample estimate of
-    its leakage (PPAN's fresh estimate) calls the information measures, which hold the
-    estimators, not ``metrics`` (function-level imports count)."""
+    its leakage (PPAN's fresh estimate) calls the sample estimates' own room, ``estimation``,
+    which stands on the exact measures (``information``) and below ``metrics``, not
+    ``metrics`` (function-level imports count)."""
     _, edges, floors = house()
     for family in FAMILIES:
         assert "metrics" not in edges.get(family, set()), (family, edges[family])
-    assert floors["information"] < floors["metrics"]
+    assert floors["information"] < floors["estimation"] < floors["metrics"]
+    assert not edges["estimation"] & (FAMILIES | {"metrics", "_base"}), edges["estimation"]
 
 
 def test_the_audit_stands_above_what_it_audits():

@@ -27,6 +27,7 @@ SUBPACKAGES = [
     "sklearn_privacy.gaussian",
     "sklearn_privacy.information",
     "sklearn_privacy.metrics",
+    "sklearn_privacy.estimation",
     "sklearn_privacy.model_selection",
     "sklearn_privacy.plotting",
     "sklearn_privacy.theory",

@@ -7,12 +7,15 @@ parameter, and a value of the wrong type or range for any one parameter must
 raise ``InvalidParameterError`` naming that parameter and the function, before
 any work is done.
 
-Two rooms are exempt, with the reason:
+Three rooms are exempt, with the reason:
 
 - ``information``: the measures are the primitives every mechanism calls in its
   inner loops (the greedy merges evaluate them thousands of times per fit);
   each checks its pmf's values itself (shape, finiteness, sign, sum), which a
   type constraint would not add to.
+- ``estimation``: the sample estimates' building blocks, called by
+  ``metrics.leakage_score`` (their validated, documented face) and by PPAN with
+  values already validated.
 - ``utils``: developer helpers for writing a mechanism (as ``sklearn.utils``),
   called with already-validated values.
 
@@ -42,7 +45,7 @@ from sklearn.utils._param_validation import (
 
 import sklearn_privacy
 
-EXEMPT_ROOMS = {"information", "utils"}
+EXEMPT_ROOMS = {"estimation", "information", "utils"}
 EXEMPT_FUNCTIONS = {"sklearn_privacy.dp.compose_basic", "sklearn_privacy.dp.clip_to_ball"}
 
 

@@ -56,23 +56,23 @@ def warn_dead_adversary(adversary, activation, seen):
             return
 
 
-def fresh_leakage(bound, release, s, *, discrete):
+def fresh_leakage(bound, release, s, *, adversaries=None, verbose=0):
     """``(fresh_leakage_, leakage_)`` of a continuous release: a fresh estimate, and the larger.
 
     The co-trained adversary's bound is only as good as that adversary: an
     undertrained one reads 0 while a fresh estimate of the same release
     finds 0.3 nats. The fresh estimate is
     :func:`~sklearn_privacy.metrics.leakage_score` of the fit rows' release
-    (for a discrete S the default panel: held-out logistic, boosting and
-    table bounds cross-fitted on those rows, and the kNN estimate minus its
-    permutation null; the Gaussian estimate for a continuous S); a bound
-    far below it (or negative) warns.
+    (the default panel: held-out logistic, boosting, network and table
+    bounds cross-fitted on those rows, the user's ``adversaries`` beside
+    them, and the kNN estimate minus its permutation null; for a continuous
+    S the bounds on quantile bins of S and the continuous kNN estimate); a
+    bound far below it (or negative) warns.
     """
-    from sklearn_privacy.information._sample_estimators import estimate_leakage
+    from sklearn_privacy.estimation import estimate_leakage
 
-    estimator = "auto" if discrete else "gaussian"
     try:
-        fresh = float(estimate_leakage(s, release, estimator=estimator))
+        fresh = float(estimate_leakage(s, release, adversaries=adversaries, verbose=verbose))
     except ValueError:  # too few rows per value of S for the estimate
         fresh = float("nan")
     if np.isfinite(fresh) and (bound < 0 or bound < min(0.5 * fresh, fresh - 0.02)):
@@ -87,7 +87,7 @@ def fresh_leakage(bound, release, s, *, discrete):
     return fresh, max(bound, fresh if np.isfinite(fresh) else 0.0, 0.0)
 
 
-def operating_point(net, inputs, X, data, noise, *, release, activation):
+def operating_point(net, inputs, X, data, noise, *, release, activation, fresh=None):
     """The operating point on the fit rows.
 
     Parameters
@@ -101,6 +101,8 @@ def operating_point(net, inputs, X, data, noise, *, release, activation):
         Seed noise of a continuous release, one draw per row.
     release : str
     activation : str
+    fresh : dict, default=None
+        Options of the fresh estimate (``adversaries``, ``verbose``).
 
     Returns
     -------
@@ -145,11 +147,11 @@ def operating_point(net, inputs, X, data, noise, *, release, activation):
     z = seen.cpu().double().numpy()
     pick = weights.argmax(axis=1) if z.shape[1] > 1 else np.zeros(n, dtype=int)
     z = z[np.arange(n), pick]
-    fresh, leakage = fresh_leakage(bound, z, data["s"], discrete=sens.discrete)
+    fresh_value, leakage = fresh_leakage(bound, z, data["s"], **(fresh or {}))
     cov = np.cov(np.hstack([X, z]), rowvar=False, aweights=inputs.sample_weight)
     cov = cov + 1e-9 * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
     d = X.shape[1]
     disclosure = max(
         float(gaussian_mutual_information(cov, np.arange(d), np.arange(d, 2 * d))), 0.0
     )
-    return OperatingPoint(bound, leakage, disclosure, distortion, fresh_leakage=fresh)
+    return OperatingPoint(bound, leakage, disclosure, distortion, fresh_leakage=fresh_value)

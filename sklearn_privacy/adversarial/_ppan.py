@@ -197,6 +197,10 @@ class PPANTransformer(BaseMechanism):
     {handle_unknown}
         A categorical release only (a continuous one reads any row); a label
         category unseen at fit agrees with no record.
+    leakage_adversaries : dict of str to classifier or list of classifiers, default=None
+        The user's own adversaries, added to the panel of the fresh estimate
+        of a continuous release's leakage (``fresh_leakage_``; see
+        :func:`~sklearn_privacy.metrics.leakage_score`'s ``adversaries``).
     {sensitive}
         S is continuous when it holds floats that are not all integers (see
         :func:`~sklearn_privacy.utils.is_continuous`; a float S of a few
@@ -210,7 +214,8 @@ class PPANTransformer(BaseMechanism):
         torch state is left as it was) and, through an independent stream,
         the release noise; each ``transform`` draws fresh noise.
     {verbose}
-        Here it is handed to the net: ``1`` prints skorch's epoch table.
+        Here it is handed to the net (``1`` prints skorch's epoch table) and
+        to the fresh estimate (a line per member of its panel with its time).
 
     Attributes
     ----------
@@ -341,6 +346,7 @@ class PPANTransformer(BaseMechanism):
         "device": [str],
         "max_records": [Interval(Integral, 2, None, closed="left")],
         "handle_unknown": [StrOptions({"error", "nearest"})],
+        "leakage_adversaries": [None, dict, list],
     }
 
     def __init__(
@@ -368,6 +374,7 @@ class PPANTransformer(BaseMechanism):
         device="cpu",
         max_records=1000,
         handle_unknown="nearest",
+        leakage_adversaries=None,
         sensitive=None,
         random_state=None,
         verbose=0,
@@ -394,6 +401,7 @@ class PPANTransformer(BaseMechanism):
         self.device = device
         self.max_records = max_records
         self.handle_unknown = handle_unknown
+        self.leakage_adversaries = leakage_adversaries
         self.sensitive = sensitive
         self.random_state = random_state
         self.verbose = verbose
@@ -495,7 +503,14 @@ class PPANTransformer(BaseMechanism):
             None if self.release_ == "categorical" else self._numpy_noise(X.shape[0], self._fit_rng)
         )
         point = operating_point(
-            self.net_, inputs, X, data, noise, release=self.release_, activation=self.activation_
+            self.net_,
+            inputs,
+            X,
+            data,
+            noise,
+            release=self.release_,
+            activation=self.activation_,
+            fresh={"adversaries": self.leakage_adversaries, "verbose": self.verbose},
         )
         self.adversary_leakage_ = point.adversary_leakage
         self.leakage_ = point.leakage
@@ -778,15 +793,6 @@ class PPANTransformer(BaseMechanism):
                 f"ranges over [{X.min():.4g}, {X.max():.4g}]. Scale the images to [0, 1] "
                 "(e.g. divide by 255 or 16)."
             )
-
-    def _leakage_from_a_fresh_estimate(self, release, s):
-        """Set ``fresh_leakage_`` and ``leakage_`` of a continuous release from the fit rows'
-        release and S (see :func:`~sklearn_privacy.adversarial._evaluate.fresh_leakage`)."""
-        from sklearn_privacy.adversarial._evaluate import fresh_leakage
-
-        self.fresh_leakage_, self.leakage_ = fresh_leakage(
-            self.adversary_leakage_, release, s, discrete=self._inputs.sensitive.discrete
-        )
 
     def _numpy_noise(self, n, rng):
         """Seed noise of a continuous release: uniform (universal) or Gaussian draws."""

@@ -1,7 +1,7 @@
 """Leakage estimates, the empirical attack, and scorers for model selection."""
 
-# The estimate and its details are computed by the information measures (re-exported here).
-from sklearn_privacy.information._panel import LeakageEstimate
+# The estimate and its details are computed by the sample estimates (re-exported here).
+from sklearn_privacy.estimation import LeakageEstimate
 from sklearn_privacy.metrics._inference_threat import inference_threat_bound, map_cost_gain
 from sklearn_privacy.metrics._leakage import (
     adversary_accuracy_score,

@@ -13,9 +13,13 @@ from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy._sensitive import routing_advice
+from sklearn_privacy.estimation import ESTIMATORS
 from sklearn_privacy.information import encode_symbols, mutual_information
-from sklearn_privacy.information._sample_estimators import ESTIMATORS
-from sklearn_privacy.metrics._leakage import adversary_accuracy_score, leakage_score
+from sklearn_privacy.metrics._leakage import (
+    adversary_accuracy_score,
+    check_adversaries,
+    leakage_score,
+)
 from sklearn_privacy.utils import warn_user
 from sklearn_privacy.utils._dask import is_dask_collection
 from sklearn_privacy.utils._sklearn_compat import (
@@ -448,11 +452,22 @@ class _DistortionScorer(_MechanismScorer):
         "n_splits": [Interval(Integral, 2, None, closed="left")],
         "n_shuffles": [Interval(Integral, 0, None, closed="left")],
         "greater_is_better": ["boolean"],
+        "adversaries": [None, dict, list],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
     },
     prefer_skip_nested_validation=True,
 )
 def make_leakage_scorer(
-    *, estimator="auto", n_neighbors=5, n_splits=5, n_shuffles=0, greater_is_better=False
+    *,
+    estimator="auto",
+    n_neighbors=5,
+    n_splits=5,
+    n_shuffles=0,
+    greater_is_better=False,
+    adversaries=None,
+    n_jobs=None,
+    verbose=0,
 ):
     r"""Scorer of the leakage :math:`I(S; \text{release})` on the test fold, in nats.
 
@@ -492,6 +507,12 @@ def make_leakage_scorer(
     greater_is_better : bool, default=False
         With the default the scorer returns :math:`-I(S; \text{release})` (a ``neg_``
         score, so that greater is better as scikit-learn expects).
+    adversaries : dict of str to classifier or list of classifiers, default=None
+        The user's own adversaries, added to the panel (see :func:`leakage_score`).
+    n_jobs : int, default=None
+        Threads for the panel's members (see :func:`leakage_score`).
+    verbose : int, default=0
+        Print a line per member of the panel with its time (see :func:`leakage_score`).
 
     Returns
     -------
@@ -519,6 +540,11 @@ def make_leakage_scorer(
         "n_splits": n_splits,
         "n_shuffles": n_shuffles,
     }
+    # the panel's options appear in the repr only where set
+    options = {"adversaries": adversaries, "n_jobs": n_jobs, "verbose": verbose}
+    kwargs.update({k: v for k, v in options.items() if v})
+    if adversaries is not None:
+        check_adversaries(adversaries)
     return _LeakageScorer(1 if greater_is_better else -1, kwargs)
 
 

@@ -497,7 +497,7 @@ def test_an_undertrained_adversary_does_not_hide_the_leakage():
     from sklearn_privacy.adversarial._evaluate import fresh_leakage
 
     with pytest.warns(UserWarning, match="undertrained"):
-        fresh, leakage = fresh_leakage(0.0, give_away, s, discrete=True)
+        fresh, leakage = fresh_leakage(0.0, give_away, s)
     assert fresh > 0.4
     assert leakage == fresh
 

@@ -8,8 +8,8 @@ from sklearn.feature_selection._mutual_info import _compute_mi_cd
 from sklearn.metrics import mutual_info_score
 from sklearn.tree import DecisionTreeClassifier
 
+from sklearn_privacy.estimation._knn import _copula
 from sklearn_privacy.information import entropy_from_samples
-from sklearn_privacy.information._knn import _copula
 from sklearn_privacy.metrics import adversary_accuracy_score, is_discrete_release, leakage_score
 
 

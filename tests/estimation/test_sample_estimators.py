@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sklearn_privacy.information._sample_estimators import (
+from sklearn_privacy.estimation._sample_estimators import (
     check_pair,
     estimate_leakage,
     is_discrete,
@@ -21,13 +21,13 @@ def test_plugin_of_a_release_equal_to_s_is_the_entropy_of_s():
     assert (estimate.estimator, estimate.folds) == ("plugin", "")
 
 
-def test_a_continuous_s_reads_the_gaussian_model():
-    """``auto`` on a continuous S: ``-log(1 - r^2) / 2`` of the sample correlation."""
+def test_a_continuous_s_reads_the_gaussian_model_by_name():
+    """``gaussian`` on a continuous S: ``-log(1 - r^2) / 2`` of the sample correlation."""
     rng = np.random.default_rng(0)
     s = rng.normal(size=500)
     t = 0.8 * s + 0.6 * rng.normal(size=500)
     r = np.corrcoef(s, t)[0, 1]
-    estimate = estimate_leakage(s, t.reshape(-1, 1))
+    estimate = estimate_leakage(s, t.reshape(-1, 1), estimator="gaussian")
     assert estimate.estimator == "gaussian" and estimate.entropy == np.inf
     assert estimate.value == pytest.approx(-0.5 * np.log(1 - r**2), rel=1e-9)
 

@@ -8,9 +8,9 @@ from scipy.special import digamma
 from scipy.stats import rankdata
 from sklearn.neighbors import KDTree
 
-from sklearn_privacy.information._discrete import mutual_information_from_samples
+from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
 
-__all__ = ["knn_mutual_information"]
+__all__ = ["knn_mutual_information", "ksg_mutual_information"]
 
 
 def _copula(release):
@@ -76,7 +76,7 @@ def _ross_mutual_information(codes, release, n_neighbors, clip=True):
     return float(max(value, 0.0) if clip else value)
 
 
-def knn_mutual_information(codes, release, n_neighbors, clip=True):
+def knn_mutual_information(codes, release, n_neighbors, clip=True, rows=None):
     """kNN estimate of ``I(S; T)`` for a release with atoms (repeated rows) and a continuum.
 
     The kNN estimate of Ross (2014) assumes a continuous release, where no two
@@ -97,7 +97,8 @@ def knn_mutual_information(codes, release, n_neighbors, clip=True):
     Ross (2014) itself; on a release whose rows all repeat it is the plug-in
     estimate. When the continuum has no value of S seen twice, its rows are
     counted as atoms too (the plug-in estimate of the whole release).
-    ``clip=False`` keeps a negative kNN term (for a permutation null).
+    ``clip=False`` keeps a negative kNN term (for a permutation null);
+    ``rows`` are the codes of the release's distinct rows where already known.
 
     References
     ----------
@@ -105,10 +106,9 @@ def knn_mutual_information(codes, release, n_neighbors, clip=True):
     sets", PLoS ONE 9(2), 2014.
     """
     release = np.asarray(release, dtype=float).reshape(codes.shape[0], -1)
-    # "+ 0.0" turns -0.0 into 0.0, which np.unique(axis=0) would tell apart.
-    _, rows, row_counts = np.unique(release + 0.0, axis=0, return_inverse=True, return_counts=True)
-    rows = rows.reshape(-1)
-    single = row_counts[rows] == 1
+    if rows is None:
+        rows = encode_symbols(release, name="release")[0]
+    single = np.bincount(rows)[rows] == 1
     if single.all():
         return _ross_mutual_information(codes, release, n_neighbors, clip)
     continuum_codes = codes[single]
@@ -120,3 +120,28 @@ def knn_mutual_information(codes, release, n_neighbors, clip=True):
         continuum_codes, release[single], n_neighbors, clip
     )
     return float(value)
+
+
+def ksg_mutual_information(sensitive, release, n_neighbors):
+    """The kNN estimate of Kraskov et al. (2004, their first) of ``I(S; T)``, both continuous.
+
+    On the columns' ranks (their empirical copula, as :func:`knn_mutual_information`), in the
+    max-norm: ``psi(k) + psi(n) - <psi(n_s + 1) + psi(n_t + 1)>``, with ``n_s`` and ``n_t``
+    the rows strictly closer than the ``k``-th neighbour in the joint space, counted in S's
+    and T's spaces alone. Not clipped (for a permutation null).
+
+    References
+    ----------
+    A. Kraskov, H. Stoegbauer, P. Grassberger, "Estimating mutual information", Phys. Rev. E
+    69, 066138, 2004.
+    """
+    s = _copula(np.asarray(sensitive, dtype=float).reshape(len(sensitive), -1))
+    t = _copula(np.asarray(release, dtype=float).reshape(len(sensitive), -1))
+    joint = np.hstack([s, t])
+    n = joint.shape[0]
+    k = min(n_neighbors, n - 1)
+    radius, _ = KDTree(joint, metric="chebyshev").query(joint, k=k + 1)
+    radius = np.nextafter(radius[:, -1], 0)
+    n_s = KDTree(s, metric="chebyshev").query_radius(s, radius, count_only=True) - 1
+    n_t = KDTree(t, metric="chebyshev").query_radius(t, radius, count_only=True) - 1
+    return float(digamma(k) + digamma(n) - np.mean(digamma(n_s + 1) + digamma(n_t + 1)))

@@ -12,33 +12,33 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
+from sklearn.pipeline import make_pipeline, make_union
+from sklearn.preprocessing import (
+    OneHotEncoder,
+    OrdinalEncoder,
+    QuantileTransformer,
+    StandardScaler,
+    TargetEncoder,
+)
 
-from sklearn_privacy.information._discrete import encode_symbols
+from sklearn_privacy.estimation._network import NetworkClassifier, RowNorm
+from sklearn_privacy.estimation._release import ReleaseView, read_release
 
-__all__ = ["HELDOUT_ADVERSARIES", "heldout_bound", "heldout_estimate", "heldout_folds"]
+__all__ = [
+    "FLOOR",
+    "HELDOUT_ADVERSARIES",
+    "adversary",
+    "fold_log_proba",
+    "heldout_bound",
+    "heldout_estimate",
+    "heldout_folds",
+]
 
 # Every predicted probability is mixed with this share of the uniform
 # distribution over the values of S: a confident mistake then costs at most
 # log(|S| / FLOOR) nats instead of an infinite cross-entropy, and a right
 # answer loses at most -log(1 - FLOOR) = 0.001 nats of the bound.
 FLOOR = 1e-3
-
-# A column is read as categories (one-hot for the linear model) when it holds
-# at most this many distinct values, or when it is not numeric.
-_MAX_CATEGORIES = 32
-
-
-def _category_columns(release):
-    """Indices of the release's columns read as categories."""
-    if release.dtype.kind not in "biuf":
-        return np.arange(release.shape[1])
-    return np.array(
-        [j for j in range(release.shape[1]) if np.unique(release[:, j]).size <= _MAX_CATEGORIES],
-        dtype=int,
-    )
-
 
 class TunedLogisticRegression(ClassifierMixin, BaseEstimator):
     """A logistic regression whose ``C`` minimises the log-loss on a fifth of the training rows.
@@ -80,18 +80,39 @@ class TunedLogisticRegression(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
 
-def _linear(categories, n_columns):
-    numeric = np.setdiff1d(np.arange(n_columns), categories)
-    encode = ColumnTransformer(
-        [
-            ("categories", OneHotEncoder(handle_unknown="ignore"), categories),
-            ("numbers", StandardScaler(), numeric),
-        ]
+def _target_encoder():
+    """A seeded TargetEncoder: its inner folds by a seeded ``cv`` (scikit-learn >= 1.9, where
+    ``random_state`` is deprecated), else by ``random_state``."""
+    if TargetEncoder().get_params()["random_state"] == "deprecated":
+        return TargetEncoder(cv=KFold(5, shuffle=True, random_state=0))
+    return TargetEncoder(random_state=0)
+
+
+def _encoded(view, numbers, ordinal=False):
+    """The release's columns encoded for a model: codes as categories, numbers by ``numbers``.
+
+    Few-valued columns are one-hot (ordinal for trees), codes of many values
+    target-encoded (cross-fitted within the training rows by scikit-learn's
+    :class:`~sklearn.preprocessing.TargetEncoder`), the rest ``numbers``.
+    """
+    few = (
+        OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+        if ordinal
+        else OneHotEncoder(handle_unknown="ignore")
     )
-    return make_pipeline(encode, TunedLogisticRegression())
+    parts = [
+        ("categories", few, view.one_hot),
+        ("codes", _target_encoder(), view.target),
+        ("numbers", numbers, view.numbers),
+    ]
+    return ColumnTransformer([part for part in parts if len(part[2])], sparse_threshold=0)
 
 
-def _boosting(categories, n_columns, n_samples):
+def _linear(view):
+    return make_pipeline(_encoded(view, StandardScaler()), TunedLogisticRegression())
+
+
+def _boosting(view):
     """Gradient-boosted trees, stopped early on a tenth of the training rows.
 
     Early stopping on the held-out log-loss keeps the probabilities
@@ -102,22 +123,21 @@ def _boosting(categories, n_columns, n_samples):
     of 2.01).
     """
     model = HistGradientBoostingClassifier(
-        max_bins=32, early_stopping=n_samples >= 200, random_state=0, categorical_features=None
+        max_bins=32,
+        early_stopping=view.values.shape[0] >= 200,
+        random_state=0,
+        categorical_features=None,
     )
-    if len(categories) == 0:
-        return model
-    numeric = np.setdiff1d(np.arange(n_columns), categories)
-    encode = ColumnTransformer(
-        [
-            (
-                "categories",
-                OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1),
-                categories,
-            ),
-            ("numbers", "passthrough", numeric),
-        ]
+    return make_pipeline(_encoded(view, "passthrough", ordinal=True), model)
+
+
+def _network(view):
+    """A small network on each number column's normal scores and the rows' geometry."""
+    quantiles = QuantileTransformer(
+        output_distribution="normal", n_quantiles=min(1000, view.values.shape[0] // 2)
     )
-    return make_pipeline(encode, model)
+    numbers = make_union(quantiles, RowNorm()) if len(view.numbers) else "passthrough"
+    return make_pipeline(_encoded(view, numbers), NetworkClassifier())
 
 
 class SymbolTable(ClassifierMixin, BaseEstimator):
@@ -155,24 +175,29 @@ class SymbolTable(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
 
-def _table(release):
-    symbols, _ = encode_symbols(release, name="release")
-    return SymbolTable(), symbols.reshape(-1, 1)
+def _table(view):
+    return SymbolTable(), view.rows.reshape(-1, 1)
 
 
-def _numbers_and_categories(release, model):
-    """A factory's model for the release's columns, and the columns it reads."""
-    return model(_category_columns(release), release.shape[1], release.shape[0]), release
-
-
-# name -> factory(release) -> (unfitted classifier, the features it reads)
+# name -> factory(view) -> unfitted classifier of the release's columns ("table": of its rows)
 HELDOUT_ADVERSARIES = {
-    "logistic": lambda release: _numbers_and_categories(
-        release, lambda categories, n_columns, n_samples: _linear(categories, n_columns)
-    ),
-    "boosting": lambda release: _numbers_and_categories(release, _boosting),
+    "logistic": _linear,
+    "boosting": _boosting,
+    "network": _network,
     "table": _table,
 }
+
+
+def adversary(name, view, adversaries=None):
+    """``(unfitted classifier, the features it reads)`` of a member of the panel.
+
+    ``adversaries`` holds the user's classifiers by name; each reads the
+    release's columns as given.
+    """
+    if adversaries and name in adversaries:
+        return clone(adversaries[name]), view.values
+    made = HELDOUT_ADVERSARIES[name](view)
+    return made if isinstance(made, tuple) else (made, view.values)
 
 
 def heldout_folds(codes, n_splits):
@@ -199,19 +224,51 @@ def heldout_folds(codes, n_splits):
     return folds, f"{n_splits} folds of the rows ({kind}, shuffled with seed 0)"
 
 
-def heldout_bound(name, codes, release, folds, h_s):
+def fold_log_proba(model, features, codes, train, test, n_classes):
+    """``(fitted, log q(s_i | t_i))`` on the test rows of a model fitted on the training rows.
+
+    The probabilities are mixed with :data:`FLOOR` of the uniform
+    distribution; a training fold with one value of S predicts it (no fit).
+    """
+    proba = np.zeros((test.size, n_classes))
+    seen = np.unique(codes[train])
+    fitted = None
+    if seen.size < 2:
+        proba[:, seen] = 1.0
+    else:
+        with warnings.catch_warnings():
+            # an adversary stopped short of convergence still gives a valid bound
+            # (any predictor fitted on other rows does); its warning is noise to a user
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            fitted = clone(model).fit(features[train], codes[train])
+        proba[:, _columns(fitted, n_classes)] = fitted.predict_proba(features[test])
+    proba = (1 - FLOOR) * proba + FLOOR / n_classes
+    return fitted, np.log(proba[np.arange(test.size), codes[test]])
+
+
+def _columns(fitted, n_classes):
+    """The columns of S's codes that a fitted classifier's ``predict_proba`` gives."""
+    classes = np.asarray(fitted.classes_)
+    if classes.dtype.kind not in "iu" or classes.size and classes.max() >= n_classes:
+        raise ValueError(f"the adversary's classes_ are not codes of S: {classes[:5]!r}.")
+    return classes
+
+
+def heldout_bound(name, codes, release, folds, h_s, adversaries=None):
     """Per fold, ``H(S)`` minus the held-out cross-entropy of one adversary.
 
     Parameters
     ----------
     name : str
-        A key of :data:`HELDOUT_ADVERSARIES`.
+        A key of :data:`HELDOUT_ADVERSARIES` or of ``adversaries``.
     codes : ndarray of shape (n_samples,)
         S as codes ``0 .. k - 1``.
-    release : ndarray of shape (n_samples, n_features)
+    release : ndarray of shape (n_samples, n_features) or ReleaseView
     folds : list of (train, test) index arrays
     h_s : float
         ``H(S)`` of the whole sample.
+    adversaries : dict of str to classifier, default=None
+        The user's classifiers.
 
     Returns
     -------
@@ -219,27 +276,18 @@ def heldout_bound(name, codes, release, folds, h_s):
         The bound on each fold's rows; their mean weighted by the folds'
         sizes is the bound on all rows.
     """
+    view = release if isinstance(release, ReleaseView) else read_release(release)
+    model, features = adversary(name, view, adversaries)
     n_classes = int(codes.max()) + 1
-    model, features = HELDOUT_ADVERSARIES[name](release)
-    bounds = np.empty(len(folds))
-    for i, (train, test) in enumerate(folds):
-        proba = np.zeros((test.size, n_classes))
-        seen = np.unique(codes[train])
-        if seen.size < 2:
-            proba[:, seen] = 1.0
-        else:
-            with warnings.catch_warnings():
-                # an adversary stopped short of convergence still gives a valid bound
-                # (any predictor fitted on other rows does); its warning is noise to a user
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                fitted = clone(model).fit(features[train], codes[train])
-            proba[:, fitted.classes_] = fitted.predict_proba(features[test])
-        proba = (1 - FLOOR) * proba + FLOOR / n_classes
-        bounds[i] = h_s + np.mean(np.log(proba[np.arange(test.size), codes[test]]))
-    return bounds
+    return np.array(
+        [
+            h_s + fold_log_proba(model, features, codes, train, test, n_classes)[1].mean()
+            for train, test in folds
+        ]
+    )
 
 
-def heldout_estimate(name, codes, release, folds, h_s):
+def heldout_estimate(name, codes, release, folds, h_s, adversaries=None):
     """One adversary's bound on all rows (the folds' mean weighted by size), and its spread.
 
     Returns
@@ -249,6 +297,6 @@ def heldout_estimate(name, codes, release, folds, h_s):
     spread : float
         The standard deviation of the per-fold bounds.
     """
-    bounds = heldout_bound(name, codes, release, folds, h_s)
+    bounds = heldout_bound(name, codes, release, folds, h_s, adversaries)
     sizes = np.array([test.size for _, test in folds])
     return float(bounds @ sizes / sizes.sum()), float(bounds.std(ddof=1))

@@ -1,0 +1,324 @@
+"""The default leakage estimate: the largest of a panel of honest estimates of ``I(S; T)``.
+
+Why a panel: "The default leakage estimate" in ``docs/design.md``.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from sklearn_privacy.estimation._heldout import (
+    FLOOR,
+    HELDOUT_ADVERSARIES,
+    adversary,
+    fold_log_proba,
+    heldout_folds,
+)
+from sklearn_privacy.estimation._knn import knn_mutual_information
+from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION
+from sklearn_privacy.information import mutual_information_from_samples
+
+__all__ = [
+    "MAX_PANEL_CLASSES",
+    "LeakageEstimate",
+    "column_importance",
+    "knn_permutations",
+    "panel_estimate",
+    "panel_members",
+]
+
+# Above this many values of S, the members whose cost grows with it are left out
+# (the discrete mechanisms refuse more categories: max_categories=200).
+MAX_PANEL_CLASSES = 200
+
+# Permutations of S in the null of the plug-in estimate (a few bincounts each).
+_PLUGIN_PERMUTATIONS = 20
+
+
+def knn_permutations(n_samples):
+    """Permutations of S in the kNN estimate's null: 20 on small samples, 2 from 578 rows on.
+
+    A kNN estimate costs about ``n**2`` distance evaluations, so the null is
+    given about as much work as 20 estimates on 224 rows: where the estimate
+    is cheap its noise matters most (the corrected estimate's variance is the
+    estimate's times ``1 + 1 / n_permutations``), and from 578 rows on two
+    permutations keep the default within 5 times the kNN estimate's cost.
+    """
+    return int(np.clip(10**6 // n_samples**2, 2, 20))
+
+
+@dataclass(frozen=True)
+class LeakageEstimate:
+    """A leakage estimate and the panel of estimates it is the largest of.
+
+    Returned by :func:`~sklearn_privacy.metrics.leakage_score` with
+    ``return_details=True``. ``float(estimate)`` is :attr:`value`.
+
+    Attributes
+    ----------
+    value : float
+        The leakage in nats: the largest of :attr:`estimates`, clipped to
+        ``[0, entropy]``.
+    estimator : str
+        The member of the panel that attains the largest estimate.
+    estimates : dict of str to float
+        Each member's estimate in nats, before clipping: ``"logistic"``,
+        ``"boosting"`` and ``"table"`` (held-out lower bounds
+        ``H(S) - CE``), ``"knn"`` and ``"plugin"`` (minus their permutation
+        null), or the one estimator asked for.
+    spreads : dict of str to float
+        The uncertainty of each member in nats: for a held-out bound the
+        standard deviation of its value over the folds (each fold's own
+        ``H(S) - CE``); for a corrected estimate the standard deviation of
+        the estimate over the permutations of S (its spread where S and the
+        release are independent); nan where not computed.
+    entropy : float
+        ``H(S)`` of the sample (plug-in), the most a release can reveal.
+    folds : str
+        How the held-out bounds' folds were made (empty if none).
+    columns : dict of str to float
+        Which release columns carry the leakage: each column's held-out
+        permutation importance in nats (how much the held-out bound of
+        :attr:`columns_by` falls when that column is shuffled among the test
+        rows), largest first; empty where not computed.
+    columns_by : str
+        The member whose bound :attr:`columns` breaks down: the winner, or
+        the best member reading the release's columns where the winner reads
+        whole rows (the table, kNN or plug-in estimate).
+
+    See Also
+    --------
+    sklearn_privacy.metrics.leakage_score : Returns one with ``return_details=True``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_privacy.metrics import leakage_score
+    >>> s = np.tile([0, 1], 100)
+    >>> estimate = leakage_score(s, s.reshape(-1, 1), return_details=True)
+    >>> estimate.estimator, round(float(estimate), 2), sorted(estimate.estimates)
+    ('boosting', 0.69, ['boosting', 'logistic', 'plugin', 'table'])
+    """
+
+    value: float
+    estimator: str
+    estimates: dict = field(default_factory=dict)
+    spreads: dict = field(default_factory=dict)
+    entropy: float = float("nan")
+    folds: str = ""
+    columns: dict = field(default_factory=dict)
+    columns_by: str = ""
+
+    def __float__(self):
+        return float(self.value)
+
+    def __repr__(self):
+        members = ", ".join(
+            f"{name}={round(value, 4) + 0.0:.4f}±{self.spreads.get(name, float('nan')):.4f}"
+            for name, value in self.estimates.items()
+        )
+        return (
+            f"LeakageEstimate(value={round(self.value, 4) + 0.0:.4f} nats, "
+            f"estimator={self.estimator!r}, "
+            f"entropy={self.entropy:.4f}, {members})"
+        )
+
+
+def _null_corrected(estimate, codes, n_permutations):
+    """``estimate(codes)`` minus its mean over seeded permutations of the codes; their spread."""
+    rng = np.random.default_rng(0)
+    null = np.array([estimate(rng.permutation(codes)) for _ in range(n_permutations)])
+    return estimate(codes) - float(null.mean()), float(null.std(ddof=1))
+
+
+def _plugin_member(codes, view):
+    """The null-corrected plug-in estimate, or None where the alphabet is too large.
+
+    The plug-in estimate is in the panel only where the release has at most
+    ``n_samples / 10`` distinct rows; on a release whose rows are each seen
+    about once it reads ``H(S)`` whatever the release.
+    """
+    if view.n_distinct > MAX_DISTINCT_FRACTION * codes.size:
+        return None
+
+    def plugin(s_codes):
+        return mutual_information_from_samples(s_codes, view.rows)
+
+    return _null_corrected(plugin, codes, _PLUGIN_PERMUTATIONS)
+
+
+def _knn_member(codes, view, n_neighbors):
+    """The null-corrected kNN estimate, or None where no value of S is seen twice."""
+    try:
+        return _null_corrected(
+            lambda s: knn_mutual_information(
+                s, view.values, n_neighbors, clip=False, rows=view.rows
+            ),
+            codes,
+            knn_permutations(codes.size),
+        )
+    except ValueError:  # no value of S seen twice: nothing for neighbours to count
+        return None
+
+
+def _timed(function, *args):
+    start = time.perf_counter()
+    return function(*args), time.perf_counter() - start
+
+
+def panel_members(n_classes, adversaries=None):
+    """The held-out members for ``n_classes`` values of S, and the user's adversaries.
+
+    Above :data:`MAX_PANEL_CLASSES` values of S the boosting and network
+    members are left out: each costs about ``n_classes`` times a binary fit
+    (gradient boosting grows one tree per class and round).
+    """
+    names = [
+        name
+        for name in HELDOUT_ADVERSARIES
+        if n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network")
+    ]
+    return names + [name for name in (adversaries or {}) if name not in names]
+
+
+def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
+    """Each member's folds fitted side by side: ``{name: (value, spread, fits, seconds)}``.
+
+    ``fits`` is a list of ``(fitted, test rows, log q)`` per fold.
+    """
+    n_classes = int(codes.max()) + 1
+    jobs = [(name, adversary(name, view, adversaries)) for name in names]
+    results = parallel(
+        delayed(_timed)(fold_log_proba, model, features, codes, train, test, n_classes)
+        for _, (model, features) in jobs
+        for train, test in folds
+    )
+    out, sizes = {}, np.array([test.size for _, test in folds])
+    for i, (name, _) in enumerate(jobs):
+        mine = results[i * len(folds) : (i + 1) * len(folds)]
+        bounds = np.array([h_s + log_q.mean() for (_, log_q), _ in mine])
+        fits = [(fitted, test, log_q) for ((fitted, log_q), _), (_, test) in zip(mine, folds)]
+        seconds = sum(seconds for _, seconds in mine)
+        out[name] = (float(bounds @ sizes / sizes.sum()), float(bounds.std(ddof=1)), fits, seconds)
+    return out
+
+
+def column_importance(fits, view, codes, h_s):
+    """Each release column's held-out permutation importance in nats, largest first.
+
+    For each fold's fitted model and test rows, the column is shuffled among
+    the test rows (seeded) and the held-out bound recomputed on every fold's
+    rows: a column's importance is how much the bound, clipped at 0, falls
+    (at most the bound itself; 0 for a column the model does not use).
+    """
+    n_classes = int(codes.max()) + 1
+    rng = np.random.default_rng(0)
+    n = sum(test.size for _, test, _ in fits)
+    bound = max(h_s + sum(log_q.sum() for _, _, log_q in fits) / n, 0.0)
+    permuted = np.zeros(view.values.shape[1])
+    for fitted, test, log_q in fits:
+        for j in range(view.values.shape[1]):
+            if fitted is None:
+                permuted[j] += log_q.sum()
+                continue
+            shuffled = view.values[test].copy()
+            shuffled[:, j] = shuffled[rng.permutation(test.size), j]
+            proba = np.zeros((test.size, n_classes))
+            proba[:, fitted.classes_] = fitted.predict_proba(shuffled)
+            proba = (1 - FLOOR) * proba + FLOOR / n_classes
+            permuted[j] += np.log(proba[np.arange(test.size), codes[test]]).sum()
+    drops = bound - np.maximum(h_s + permuted / n, 0.0)
+    order = np.argsort(-drops, kind="stable")
+    return {view.names[j]: float(drops[j]) for j in order}
+
+
+def panel_estimate(
+    codes,
+    view,
+    h_s,
+    *,
+    n_neighbors,
+    n_splits,
+    adversaries=None,
+    n_jobs=None,
+    verbose=0,
+    attribute=False,
+    label="",
+    corrected=True,
+):
+    """The panel's estimates of ``I(S; T)`` for a discrete S given as codes.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples,)
+        S as codes ``0 .. k - 1``.
+    view : ReleaseView
+        The release, read once.
+    h_s : float
+        ``H(S)`` of the sample.
+    n_neighbors : int
+        Neighbours of the kNN estimate.
+    n_splits : int
+        Folds of the held-out bounds.
+    adversaries : dict of str to classifier, default=None
+        The user's classifiers, each a held-out bound.
+    n_jobs : int, default=None
+        Members' folds fitted side by side on this many threads.
+    verbose : int, default=0
+        Print a line per member with its time.
+    attribute : bool, default=False
+        Break the leakage down by column (:attr:`LeakageEstimate.columns`).
+    label : str, default=""
+        Added to the members' names (a binning of a continuous S).
+    corrected : bool, default=True
+        Add the kNN (continuous release) or plug-in estimate minus its null.
+
+    Returns
+    -------
+    LeakageEstimate
+    """
+    estimates, spreads, seconds = {}, {}, {}
+    folds, how = heldout_folds(codes, n_splits)
+    names = panel_members(int(codes.max()) + 1, adversaries)
+    with Parallel(n_jobs=n_jobs, prefer="threads") as parallel:
+        heldout = heldout_members(codes, view, names, folds, h_s, adversaries, parallel)
+        if not corrected:
+            others = {}
+        elif view.discrete:
+            others = {"plugin": (_plugin_member, (codes, view))}
+        else:
+            others = {"knn": (_knn_member, (codes, view, n_neighbors))}
+        for name, (value, seconds[name]) in zip(
+            others,
+            parallel(delayed(_timed)(function, *args) for function, args in others.values()),
+        ):
+            if value is not None:
+                estimates[name], spreads[name] = value
+    for name, (value, spread, _, seconds[name]) in heldout.items():
+        estimates[name], spreads[name] = value, spread
+    estimates = {f"{name}{label}": value for name, value in estimates.items()}
+    spreads = {f"{name}{label}": value for name, value in spreads.items()}
+    if verbose:
+        for name, value in estimates.items():
+            base = name[: len(name) - len(label)] if label else name
+            print(f"[leakage] {name}: {value:.4f} nats in {seconds[base]:.2f} s")
+    best = max(estimates, key=estimates.get)
+    columns, columns_by = {}, ""
+    if attribute:
+        readers = [name for name in heldout if name != "table"]
+        winner = best[: len(best) - len(label)] if label else best
+        columns_by = winner if winner in readers else max(readers, key=lambda r: heldout[r][0])
+        columns = column_importance(heldout[columns_by][2], view, codes, h_s)
+        columns_by += label
+    return LeakageEstimate(
+        value=float(min(max(estimates[best], 0.0), h_s)),
+        estimator=best,
+        estimates=estimates,
+        spreads=spreads,
+        entropy=float(h_s),
+        folds=how,
+        columns=columns,
+        columns_by=columns_by,
+    )
