@@ -319,10 +319,7 @@ def test_no_room_imports_a_private_name_of_another_room():
 
 
 # (importer room, imported room) pairs still reaching a private module, with what closes them.
-_PRIVATE_MODULES_LEFT = {
-    ("adversarial", "information"),  # the sample estimates' own room (issue 37)
-    ("metrics", "information"),  # idem: LeakageEstimate and the estimators move out
-}
+_PRIVATE_MODULES_LEFT = set()  # none left since the sample estimates' own room (issue 37)
 
 
 def _private_modules_of_other_rooms(path, module):
