@@ -113,15 +113,15 @@ class AuditResult:
         if self.kind == "leakage":
             low, high = self.leakage_interval
             return (
-                f"AuditResult(leakage of {self.estimator_name}: {self.leakage:.4g} nats, "
-                f"{self.confidence:.0%} interval [{low:.4g}, {high:.4g}] over {self.n_trials} "
-                "half-samples; no DP claim to audit)"
+                f"AuditResult(leakage of {self.estimator_name}: {self.leakage:.4g} nats,\n"
+                f"    {self.confidence:.0%} interval [{low:.4g}, {high:.4g}] over "
+                f"{self.n_trials} half-samples; no DP claim to audit)"
             )
         verdict = "VIOLATED" if self.violated else "not refuted"
         mu = "" if np.isnan(self.mu_claimed) else f", mu {self.mu_claimed:.4g}"
         return (
             f"AuditResult({self.estimator_name}: claims epsilon {self.epsilon_claimed:.4g} at "
-            f"delta {self.delta:.3g}{mu}; {self.n_trials} trials find epsilon >= "
+            f"delta {self.delta:.3g}{mu};\n    {self.n_trials} trials find epsilon >= "
             f"{self.epsilon_lower:.4g}, mu >= {self.mu_lower:.4g} at {self.confidence:.0%} "
             f"confidence: {verdict})"
         )

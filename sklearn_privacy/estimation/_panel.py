@@ -168,17 +168,24 @@ def _timed(function, *args):
     return function(*args), time.perf_counter() - start
 
 
-def panel_members(n_classes, adversaries=None):
-    """The held-out members for ``n_classes`` values of S, and the user's adversaries.
+def panel_members(n_classes, view, adversaries=None):
+    """The held-out members for ``n_classes`` values of S and ``view``, and the user's
+    adversaries.
 
     Above :data:`MAX_PANEL_CLASSES` values of S the boosting and network
     members are left out: each costs about ``n_classes`` times a binary fit
-    (gradient boosting grows one tree per class and round).
+    (gradient boosting grows one tree per class and round). A release of few
+    distinct rows (each seen :data:`MAX_DISTINCT_FRACTION` ``* n`` times or more
+    on average) leaves out the network: the table member is a held-out bound on
+    every function of the whole row, interactions included, and the plug-in
+    reads the joint itself.
     """
+    few_rows = view.n_distinct <= MAX_DISTINCT_FRACTION * view.values.shape[0]
     names = [
         name
         for name in HELDOUT_ADVERSARIES
-        if n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network")
+        if not (name == "network" and few_rows)
+        and (n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network"))
     ]
     return names + [name for name in (adversaries or {}) if name not in names]
 
@@ -281,7 +288,7 @@ def panel_estimate(
     """
     estimates, spreads, seconds = {}, {}, {}
     folds, how = heldout_folds(codes, n_splits)
-    names = panel_members(int(codes.max()) + 1, adversaries)
+    names = panel_members(int(codes.max()) + 1, view, adversaries)
     with Parallel(n_jobs=n_jobs, prefer="threads") as parallel:
         heldout = heldout_members(codes, view, names, folds, h_s, adversaries, parallel)
         if not corrected:
