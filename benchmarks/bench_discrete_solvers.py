@@ -5,8 +5,9 @@
 process), ``certificate`` (maximum leakage at 500 symbols, |S| = 6, Dirichlet(0.5) joint,
 Hamming, budget 0.05: CPU time and certified gap), ``greedy`` (the greedy funnel at 20 000
 dense symbols) and ``convex`` (average leakage on Adult's 2142 symbols); each of the last three
-alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads, and prints
-wall and CPU seconds and their ratios.
+alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads (the new code's
+``n_jobs`` set to the same count where it takes one), and prints wall and CPU seconds and their
+ratios.
 """
 
 import argparse
@@ -45,7 +46,7 @@ _PARTS = {
         "rng = np.random.default_rng(0)\n"
         "joint = rng.dirichlet(np.full(8 * 20000, 0.5)).reshape(8, 20000)",
         "(lambda p: (len(p.merges), float(p.leakage[-1])))(greedy_merge(joint, threshold=0.8 * "
-        "float(-(joint.sum(0) * np.log(joint.sum(0))).sum())))",
+        "float(-(joint.sum(0) * np.log(joint.sum(0))).sum()){jobs}))",
     ),
     "convex": (
         "from sklearn_privacy.discrete import ConvexPrivacyMapping\n"
@@ -95,11 +96,14 @@ def compare(part, baseline, repeats, threads, data_home):
     folder = checkout_at_ref(baseline)
     try:
         for n_threads in threads:
-            code = _CHILD.format(setup=setup, run=run, threads=n_threads)
+            codes = {
+                name: _CHILD.format(setup=setup, run=run.format(jobs=jobs), threads=n_threads)
+                for name, jobs in (("baseline", ""), ("new", f", n_jobs={n_threads}"))
+            }
             rows = {"baseline": [], "new": []}
             for _ in range(repeats):
-                rows["baseline"].append(run_with_package(folder, code))
-                rows["new"].append(run_with_package(REPO, code))
+                for name, folder_or_repo in (("baseline", folder), ("new", REPO)):
+                    rows[name].append(run_with_package(folder_or_repo, codes[name]))
             for name, values in rows.items():
                 print(
                     f"{part} {n_threads} thread(s) {name}: "

@@ -1,6 +1,6 @@
 """PrivacyFunnelTransformer: greedy deterministic merges of a categorical alphabet."""
 
-from numbers import Real
+from numbers import Integral, Real
 
 from sklearn_privacy.discrete._greedy import greedy_merge
 from sklearn_privacy.discrete._merge_mechanism import LAM_KNOB, _MergeMechanism
@@ -76,6 +76,11 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         Only ``output="sample"`` draws.
     {verbose}
         Here ``1`` shows a progress bar over the merges.
+    n_jobs : int, default=None
+        Threads for the greedy's initial pair costs (the bulk of the work on
+        large alphabets). ``None`` means 1 unless in a
+        :func:`joblib.parallel_config` context, ``-1`` all cores. The fit does
+        not depend on it, to the bit.
 
     Attributes
     ----------
@@ -153,6 +158,7 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         "threshold": [Interval(Real, 0, None, closed="left")],
         "threshold_unit": [StrOptions({"relative", "nats"})],
         "lam": [Interval(Real, 0, None, closed="left"), None],
+        "n_jobs": [Integral, None],
     }
 
     def __init__(
@@ -169,6 +175,7 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         sensitive=None,
         random_state=None,
         verbose=0,
+        n_jobs=None,
     ):
         self.threshold = threshold
         self.objective = objective
@@ -181,6 +188,7 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         self.sensitive = sensitive
         self.random_state = random_state
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     def get_tradeoff_knob(self):
         """``threshold``, or ``lam`` when it is set: both leak more when larger.
@@ -212,7 +220,9 @@ class PrivacyFunnelTransformer(_MergeMechanism):
         else:
             self.multiplier_ = self._multiplier(joint)
             mode = {"lam": self.multiplier_}
-        path = greedy_merge(joint, objective=self.objective, verbose=self.verbose, **mode)
+        path = greedy_merge(
+            joint, objective=self.objective, verbose=self.verbose, n_jobs=self.n_jobs, **mode
+        )
         return path.labels, path, len(path.merges)
 
     def _threshold_nats(self, joint):

@@ -392,26 +392,29 @@ def test_cut_certificate_never_refutes_a_feasible_level():
 def test_cut_rounds_close_the_bracket_from_a_poor_start(monkeypatch):
     # Kelley's rounds: from the cuts of the closest mapping alone (most outputs
     # empty, so only the prior and the closest input's posterior to cut at), the
-    # certified lower end still comes within 1e-3 of the conic optimum (Clarabel's
-    # line search, tol 1e-10), and never above it; without the rounds it stays below.
+    # certified lower end comes within 1e-3 of the conic optimum (Clarabel's line
+    # search, tol 1e-10) once the budget allows 12 cuts, and never above it; without
+    # the rounds it stays below, and the default budget lies in between.
     from sklearn_privacy.discrete._convex import _max_leakage
     from sklearn_privacy.discrete._convex._problem import _closest_mapping
 
     D = 1 - np.eye(8)
+    default = _max_leakage._CUT_BUDGET
     for seed in range(3):
         joint = np.random.default_rng(20 + seed).dirichlet(np.full(3 * 8, 0.5)).reshape(3, 8)
         opt = min_maximum_leakage_mapping(joint, D, 0.15, tol=1e-10)["maximum_leakage"]
 
-        def lower_end(rounds, joint=joint, opt=opt):
-            monkeypatch.setattr(_max_leakage, "_CUT_ROUNDS", rounds)
+        def lower_end(budget, joint=joint, opt=opt):
+            monkeypatch.setattr(_max_leakage, "_CUT_BUDGET", budget)
             problem = ConvexProblem(joint, D, 0.15)
             return _max_leakage.certified_lower_end(
                 problem, [_closest_mapping(D)], 0.0, opt, tol=1e-4
             )[0]
 
-        with_rounds, without = lower_end(12), lower_end(0)
-        assert opt - 1e-3 <= with_rounds <= opt + 1e-9
-        assert without < with_rounds - 1e-3
+        full, budgeted, without = lower_end(12), lower_end(default), lower_end(0)
+        assert opt - 1e-3 <= full <= opt + 1e-9
+        assert without < full - 1e-3
+        assert without - 1e-4 <= budgeted <= opt + 1e-9
 
 
 def test_working_set_steps_match_full_steps():

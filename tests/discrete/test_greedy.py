@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from _textbook_greedy import greedy_merge_stored, greedy_merge_textbook
 
-from sklearn_privacy.discrete._greedy import greedy_merge, greedy_sweep
+from sklearn_privacy.discrete._greedy import _MergeState, greedy_merge, greedy_sweep
 from sklearn_privacy.information import entropy, mutual_information
 
 
@@ -308,3 +308,33 @@ def test_greedy_matches_textbook_on_sparse_tied_counts(objective):
             _assert_same_path(
                 fast, greedy_merge_textbook(joint, objective=objective, exact=exact, **kwargs)
             )
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"objective": "funnel", "threshold": 3.0},
+        {"objective": "bottleneck", "threshold": 0.05},
+        {"objective": "funnel", "lam": 0.5},
+    ],
+)
+def test_greedy_threads_change_nothing(kwargs):
+    # The initial costs split over threads (rows k, k + n_jobs, ...) give the same
+    # triangle, so the same merges and the same path values, to the bit; 900
+    # symbols make 2 and 3 threads both run (a thread per 256 long rows at least).
+    from joblib import parallel_config
+
+    joint = np.random.default_rng(7).dirichlet(np.full(4 * 900, 0.5)).reshape(4, 900)
+    one = greedy_merge(joint, n_jobs=1, **kwargs)
+    assert len(one.merges) > 10
+    with parallel_config(n_jobs=2):
+        in_context = greedy_merge(joint, **kwargs)
+    for other in (greedy_merge(joint, n_jobs=3, **kwargs), in_context):
+        np.testing.assert_array_equal(other.merges, one.merges)
+        np.testing.assert_array_equal(other.leakage, one.leakage)
+        np.testing.assert_array_equal(other.disclosure, one.disclosure)
+    objective, lam = kwargs["objective"], kwargs.get("lam")
+    states = [_MergeState(joint, objective, lam, n_jobs) for n_jobs in (1, 3)]
+    np.testing.assert_array_equal(states[1].D, states[0].D)
+    for a, b in zip(states[1].initial_bests(), states[0].initial_bests(), strict=True):
+        np.testing.assert_array_equal(a, b)

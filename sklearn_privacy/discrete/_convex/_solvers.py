@@ -463,7 +463,7 @@ def min_maximum_leakage_mapping(
         mapping meets it) and ``n_failed`` (line-search steps no solver
         answered). The first-order path's ``gap`` is the width of its
         certified bracket, which does not close on large alphabets (500
-        symbols, Hamming: maximum leakage 0.491, certified above 0.4846): the returned
+        symbols, Hamming: maximum leakage 0.491, certified above 0.474): the returned
         leakage is that of the mapping, checked, and the optimum lies between
         ``epsilon - gap`` and ``epsilon``; the upper end settles as the
         smoothing sharpens and is usually close to the optimum, but only the
