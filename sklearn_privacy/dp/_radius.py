@@ -78,6 +78,22 @@ def noise_threshold(sigma):
     return float(sigma * norm.isf(_FALSE_BIN / N_BINS))
 
 
+def _kept_bins(noisy, sigma):
+    """``(low, kept)``: the run of bins kept around the fullest one (see below), or None."""
+    clear = noisy > noise_threshold(sigma)
+    if not clear.any():
+        return None
+    peak = int(np.argmax(noisy))
+    bridged = clear.copy()
+    bridged[1:-1] |= clear[:-2] & clear[2:]
+    low = high = peak
+    while low > 0 and bridged[low - 1]:
+        low -= 1
+    while high < N_BINS - 1 and bridged[high + 1]:
+        high += 1
+    return low, np.where(clear[low : high + 1], noisy[low : high + 1], 0.0)
+
+
 def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     """Upper edge of the bin where the kept counts reach ``quantile``, or None if none is kept.
 
@@ -90,18 +106,10 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     has one somewhere among the 2099 bins) is not joined to them. ``interpolate``:
     the quantile inside its bin, log-linearly, instead of the bin's upper edge.
     """
-    clear = noisy > noise_threshold(sigma)
-    if not clear.any():
+    found = _kept_bins(noisy, sigma)
+    if found is None:
         return None
-    peak = int(np.argmax(noisy))
-    bridged = clear.copy()
-    bridged[1:-1] |= clear[:-2] & clear[2:]
-    low = high = peak
-    while low > 0 and bridged[low - 1]:
-        low -= 1
-    while high < N_BINS - 1 and bridged[high + 1]:
-        high += 1
-    kept = np.where(clear[low : high + 1], noisy[low : high + 1], 0.0)
+    low, kept = found
     cumulative = np.cumsum(kept)
     target = quantile * cumulative[-1]
     i = int(np.searchsorted(cumulative, target))
@@ -117,7 +125,9 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     return float(np.clip(upper * 2.0 ** (np.clip(share, 0.0, 1.0) - 1.0), SMALLEST_RADIUS, upper))
 
 
-def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False, *, bound):
+def private_norm_quantile(
+    histogram, quantile, sigma, rng, interpolate=False, *, bound, return_mass=False
+):
     """The radius (or None) read from the histogram released with ``N(0, sigma^2)`` noise.
 
     ``histogram`` counts rows in units of one person's weight (sensitivity
@@ -126,9 +136,17 @@ def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False, *,
     (:func:`~sklearn_privacy.dp._grid_noise.noisy_on_grid`): the caller records
     the mechanism in its ledger with
     ``grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, bound / sigma, HISTOGRAM_CHANGES)``.
+    ``return_mass``: return ``(radius, mass)`` too, ``mass`` the noisy count in the
+    bins the quantile was read from (post-processing of the same release: a
+    ``mass`` far below the public number of rows says that the quantile was read
+    among few of them, so that far more than ``1 - quantile`` lie beyond it).
     """
     noisy = noisy_on_grid(histogram, sigma, rng, bound / sigma)
-    return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
+    radius = quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
+    if not return_mass:
+        return radius
+    kept = _kept_bins(noisy, sigma)
+    return radius, (0.0 if kept is None else float(kept[1].sum()))
 
 
 def rows_needed(sigma, share=0.5):
