@@ -11,6 +11,7 @@ from sklearn_privacy.dp._grid_noise import noisy_on_grid
 __all__ = [
     "HISTOGRAM_CHANGES",
     "HISTOGRAM_SENSITIVITY",
+    "BELOW",
     "BEYOND_LARGEST",
     "LARGEST_RADIUS",
     "N_BINS",
@@ -29,6 +30,9 @@ N_BINS = 1024 + _OFFSET + 1
 HISTOGRAM_SENSITIVITY = float(np.sqrt(2.0))
 # Bins whose counts one replaced row changes (the rounding to the noise grid moves no other)
 HISTOGRAM_CHANGES = 2
+# Bins under the kept ones counted within a radius (a factor 16 in norm): a window, for the
+# noise of each bin (sigma) adds up over it.
+BELOW = 4
 # Chance that some empty bin clears the threshold. Small: when the rows' own bins do
 # not clear it, a bin of noise that does would set a radius of any size.
 _FALSE_BIN = 0.001
@@ -126,7 +130,7 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
 
 
 def private_norm_quantile(
-    histogram, quantile, sigma, rng, interpolate=False, *, bound, return_mass=False
+    histogram, quantile, sigma, rng, interpolate=False, *, bound, return_inside=False
 ):
     """The radius (or None) read from the histogram released with ``N(0, sigma^2)`` noise.
 
@@ -136,17 +140,22 @@ def private_norm_quantile(
     (:func:`~sklearn_privacy.dp._grid_noise.noisy_on_grid`): the caller records
     the mechanism in its ledger with
     ``grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, bound / sigma, HISTOGRAM_CHANGES)``.
-    ``return_mass``: return ``(radius, mass)`` too, ``mass`` the noisy count in the
-    bins the quantile was read from (post-processing of the same release: a
-    ``mass`` far below the public number of rows says that the quantile was read
-    among few of them, so that far more than ``1 - quantile`` lie beyond it).
+    ``return_inside``: return ``(radius, inside)``, ``inside`` a noisy count of the
+    rows within the radius (post-processing of the same release): ``quantile`` of the
+    bins the radius was read from, plus the :data:`BELOW` bins under them (a lower
+    tail that the noise hid lies within any radius read above it). An ``inside``
+    far below the public number of rows says that the radius was read among few of
+    them, and that far more than ``1 - quantile`` lie beyond it.
     """
     noisy = noisy_on_grid(histogram, sigma, rng, bound / sigma)
     radius = quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
-    if not return_mass:
+    if not return_inside:
         return radius
     kept = _kept_bins(noisy, sigma)
-    return radius, (0.0 if kept is None else float(kept[1].sum()))
+    if kept is None:
+        return radius, 0.0
+    low, counts = kept
+    return radius, float(quantile * counts.sum() + noisy[max(low - BELOW, 0) : low].sum())
 
 
 def rows_needed(sigma, share=0.5):

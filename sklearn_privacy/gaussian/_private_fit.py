@@ -415,11 +415,11 @@ class _PrivateEstimates:
             ) from exc
         raise exc
 
-    def _histogram_radius(self, center, name, label, interpolate, return_mass=False):
+    def _histogram_radius(self, center, name, label, interpolate, return_inside=False):
         """The private 95 % quantile of ``||z - center||`` (None when all is noise).
 
-        ``return_mass``: ``(quantile, mass)``, ``mass`` the noisy count of the bins
-        the quantile was read from (:func:`~sklearn_privacy.dp._radius.private_norm_quantile`).
+        ``return_inside``: ``(quantile, inside)``, ``inside`` a noisy count of the rows
+        within it (:func:`~sklearn_privacy.dp._radius.private_norm_quantile`).
         """
         n = self.n_people  # a count is at most the number of people
         mu = self.mu * np.sqrt(self.shares[name])
@@ -434,7 +434,7 @@ class _PrivateEstimates:
             self.rng,
             interpolate,
             bound=n,
-            return_mass=return_mass,
+            return_inside=return_inside,
         )
         sensitivity = grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, n / sigma, HISTOGRAM_CHANGES)
         self.accountant.spend(label, sensitivity=sensitivity, sigma=sigma)
@@ -515,14 +515,14 @@ class _PrivateEstimates:
         """Step 5: the radius around the mean (the public one when given)."""
         radius = self.radius
         if not self.public_radius:
-            found, mass = self._histogram_radius(
-                mean, "final radius", "radius around the mean", True, return_mass=True
+            found, inside = self._histogram_radius(
+                mean, "final radius", "radius around the mean", True, return_inside=True
             )
-            # Post-processing of that histogram: the quantile holds 95 % of the mass of
-            # the bins it was read from; the rest of the people (a public number, times
-            # their mean weight) lie beyond it, in bins the noise hid.
+            # Post-processing of that histogram: the people (a public number, times their
+            # mean weight) not counted within the radius lie beyond it, in bins the
+            # noise hid (or in the 5 % above the quantile).
             total = self.n_people * self.share
-            self.beyond = float(np.clip(1.0 - _QUANTILE * mass / total, 0.0, 1.0))
+            self.beyond = float(np.clip(1.0 - inside / total, 0.0, 1.0))
             if found is None:
                 self._all_noise("radius around the mean")
             radius = reach if found is None else found
