@@ -227,6 +227,14 @@ def test_grid_search_over_epsilon_with_accuracy_and_leakage():
     assert search.best_params_["l2compressiondp__epsilon"] == 50.0
 
 
+def _wisconsin_scores(data_home):
+    """559 rows of the Wisconsin data (the original 9 scores, 1-10; true trace 72.7)."""
+    from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin
+
+    X = fetch_breast_cancer_wisconsin(data_home=data_home).data
+    return X[~np.isnan(X).any(axis=1)][:559]
+
+
 # 559 rows of the Wisconsin data at the defaults, seeds 0-5: radius_ 7.73, 3.86, 3.86, 14.6,
 # 7.73, 7.73; the share of the rows beyond it 0.36, 0.47, 0.63, 0.05, 0.36, 0.35, the fit's
 # private estimate of it 39 %, 40 %, 76 %, 25 %, 74 %, 59 %; distortion_ / realised 0.48, 0.15,
@@ -242,10 +250,7 @@ def test_distortion_on_real_data_is_an_estimate_or_says_it_is_not(data_home, see
     """
     import warnings
 
-    from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin
-
-    X = fetch_breast_cancer_wisconsin(data_home=data_home).data
-    X = X[~np.isnan(X).any(axis=1)][:559]
+    X = _wisconsin_scores(data_home)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         mech = L2CompressionDP(random_state=seed).fit(X)
@@ -267,10 +272,7 @@ def test_a_release_that_keeps_the_signal_is_silent(data_home):
     """The same rows, with a budget that keeps the signal: no warning."""
     import warnings
 
-    from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin
-
-    X = fetch_breast_cancer_wisconsin(data_home=data_home).data
-    X = X[~np.isnan(X).any(axis=1)][:559]
+    X = _wisconsin_scores(data_home)
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         L2CompressionDP(epsilon=1000.0, fit_data="public").fit(X)
