@@ -11,6 +11,7 @@ from sklearn_privacy.dp._grid_noise import noisy_on_grid
 __all__ = [
     "HISTOGRAM_CHANGES",
     "HISTOGRAM_SENSITIVITY",
+    "BELOW",
     "BEYOND_LARGEST",
     "LARGEST_RADIUS",
     "N_BINS",
@@ -29,6 +30,9 @@ N_BINS = 1024 + _OFFSET + 1
 HISTOGRAM_SENSITIVITY = float(np.sqrt(2.0))
 # Bins whose counts one replaced row changes (the rounding to the noise grid moves no other)
 HISTOGRAM_CHANGES = 2
+# Bins under the kept ones counted within a radius (a factor 16 in norm): a window, for the
+# noise of each bin (sigma) adds up over it.
+BELOW = 4
 # Chance that some empty bin clears the threshold. Small: when the rows' own bins do
 # not clear it, a bin of noise that does would set a radius of any size.
 _FALSE_BIN = 0.001
@@ -78,6 +82,22 @@ def noise_threshold(sigma):
     return float(sigma * norm.isf(_FALSE_BIN / N_BINS))
 
 
+def _kept_bins(noisy, sigma):
+    """``(low, kept)``: the run of bins kept around the fullest one (see below), or None."""
+    clear = noisy > noise_threshold(sigma)
+    if not clear.any():
+        return None
+    peak = int(np.argmax(noisy))
+    bridged = clear.copy()
+    bridged[1:-1] |= clear[:-2] & clear[2:]
+    low = high = peak
+    while low > 0 and bridged[low - 1]:
+        low -= 1
+    while high < N_BINS - 1 and bridged[high + 1]:
+        high += 1
+    return low, np.where(clear[low : high + 1], noisy[low : high + 1], 0.0)
+
+
 def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     """Upper edge of the bin where the kept counts reach ``quantile``, or None if none is kept.
 
@@ -90,18 +110,10 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     has one somewhere among the 2099 bins) is not joined to them. ``interpolate``:
     the quantile inside its bin, log-linearly, instead of the bin's upper edge.
     """
-    clear = noisy > noise_threshold(sigma)
-    if not clear.any():
+    found = _kept_bins(noisy, sigma)
+    if found is None:
         return None
-    peak = int(np.argmax(noisy))
-    bridged = clear.copy()
-    bridged[1:-1] |= clear[:-2] & clear[2:]
-    low = high = peak
-    while low > 0 and bridged[low - 1]:
-        low -= 1
-    while high < N_BINS - 1 and bridged[high + 1]:
-        high += 1
-    kept = np.where(clear[low : high + 1], noisy[low : high + 1], 0.0)
+    low, kept = found
     cumulative = np.cumsum(kept)
     target = quantile * cumulative[-1]
     i = int(np.searchsorted(cumulative, target))
@@ -117,7 +129,9 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     return float(np.clip(upper * 2.0 ** (np.clip(share, 0.0, 1.0) - 1.0), SMALLEST_RADIUS, upper))
 
 
-def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False, *, bound):
+def private_norm_quantile(
+    histogram, quantile, sigma, rng, interpolate=False, *, bound, return_inside=False
+):
     """The radius (or None) read from the histogram released with ``N(0, sigma^2)`` noise.
 
     ``histogram`` counts rows in units of one person's weight (sensitivity
@@ -126,9 +140,22 @@ def private_norm_quantile(histogram, quantile, sigma, rng, interpolate=False, *,
     (:func:`~sklearn_privacy.dp._grid_noise.noisy_on_grid`): the caller records
     the mechanism in its ledger with
     ``grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, bound / sigma, HISTOGRAM_CHANGES)``.
+    ``return_inside``: return ``(radius, inside)``, ``inside`` a noisy count of the
+    rows within the radius (post-processing of the same release): ``quantile`` of the
+    bins the radius was read from, plus the :data:`BELOW` bins under them (a lower
+    tail that the noise hid lies within any radius read above it). An ``inside``
+    far below the public number of rows says that the radius was read among few of
+    them, and that far more than ``1 - quantile`` lie beyond it.
     """
     noisy = noisy_on_grid(histogram, sigma, rng, bound / sigma)
-    return quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
+    radius = quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate)
+    if not return_inside:
+        return radius
+    kept = _kept_bins(noisy, sigma)
+    if kept is None:
+        return radius, 0.0
+    low, counts = kept
+    return radius, float(quantile * counts.sum() + noisy[max(low - BELOW, 0) : low].sum())
 
 
 def rows_needed(sigma, share=0.5):

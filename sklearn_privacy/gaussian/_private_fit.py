@@ -283,7 +283,9 @@ class PrivateMoments:
     eigenvalues of ``covariance`` at or below it are the noise's, floored
     there, not estimated; ``trace``: the trace of the noisy second moment
     around ``mean`` before the floor (an unbiased estimate of the clipped rows'
-    mean squared distance from ``mean``).
+    mean squared distance from ``mean``); ``beyond``: the estimated share of
+    the people whose rows lie beyond ``radius`` (a post-processing of the last
+    noisy histogram; NaN with a public radius, which no histogram read).
     """
 
     mean: np.ndarray
@@ -294,6 +296,7 @@ class PrivateMoments:
     failed: bool = False
     noise_floor: float = 0.0
     trace: float = float("nan")
+    beyond: float = float("nan")
 
 
 def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius=None):
@@ -358,6 +361,7 @@ class _PrivateEstimates:
         self.shares = _shares(self.public_radius, rows.total_is_public)
         self.problems = []
         self.share = 1.0  # the mean weight of a person: 1 when the total is public
+        self.beyond = float("nan")  # share of the people beyond the radius (not read: public)
 
     def run(self):
         if not self.rows.total_is_public:
@@ -376,7 +380,9 @@ class _PrivateEstimates:
         mean, reach, starts, error = self._centre(r0)
         radius = self._final_radius(mean, reach, error)
         cov, floor, trace = self._covariance(mean, radius)
-        return PrivateMoments(mean, cov, radius, starts, self.problems, False, floor, trace)
+        return PrivateMoments(
+            mean, cov, radius, starts, self.problems, False, floor, trace, self.beyond
+        )
 
     # ------------------------------------------------------------- mechanisms
     def _release(self, name, label, signal, sensitivity, bound, n_coordinates):
@@ -409,8 +415,12 @@ class _PrivateEstimates:
             ) from exc
         raise exc
 
-    def _histogram_radius(self, center, name, label, interpolate):
-        """The private 95 % quantile of ``||z - center||`` (None when all is noise)."""
+    def _histogram_radius(self, center, name, label, interpolate, return_inside=False):
+        """The private 95 % quantile of ``||z - center||`` (None when all is noise).
+
+        ``return_inside``: ``(quantile, inside)``, ``inside`` a noisy count of the rows
+        within it (:func:`~sklearn_privacy.dp._radius.private_norm_quantile`).
+        """
         n = self.n_people  # a count is at most the number of people
         mu = self.mu * np.sqrt(self.shares[name])
         try:
@@ -418,7 +428,13 @@ class _PrivateEstimates:
         except ValueError as exc:
             self._refuse_too_many_people(exc, mu, HISTOGRAM_SENSITIVITY, n)
         found = private_norm_quantile(
-            self.rows.norm_histogram(center), _QUANTILE, sigma, self.rng, interpolate, bound=n
+            self.rows.norm_histogram(center),
+            _QUANTILE,
+            sigma,
+            self.rng,
+            interpolate,
+            bound=n,
+            return_inside=return_inside,
         )
         sensitivity = grid_sensitivity(HISTOGRAM_SENSITIVITY, sigma, n / sigma, HISTOGRAM_CHANGES)
         self.accountant.spend(label, sensitivity=sensitivity, sigma=sigma)
@@ -499,7 +515,14 @@ class _PrivateEstimates:
         """Step 5: the radius around the mean (the public one when given)."""
         radius = self.radius
         if not self.public_radius:
-            found = self._histogram_radius(mean, "final radius", "radius around the mean", True)
+            found, inside = self._histogram_radius(
+                mean, "final radius", "radius around the mean", True, return_inside=True
+            )
+            # Post-processing of that histogram: the people (a public number, times their
+            # mean weight) not counted within the radius lie beyond it, in bins the
+            # noise hid (or in the 5 % above the quantile).
+            total = self.n_people * self.share
+            self.beyond = float(np.clip(1.0 - inside / total, 0.0, 1.0))
             if found is None:
                 self._all_noise("radius around the mean")
             radius = reach if found is None else found

@@ -227,26 +227,53 @@ def test_grid_search_over_epsilon_with_accuracy_and_leakage():
     assert search.best_params_["l2compressiondp__epsilon"] == 50.0
 
 
-def test_a_release_that_is_about_the_constant_mean_warns(data_home):
-    """Real data at the defaults: 559 rows of the Wisconsin data (the original 9 scores)."""
-    import warnings
-
+def _wisconsin_scores(data_home):
+    """559 rows of the Wisconsin data (the original 9 scores, 1-10; true trace 72.7)."""
     from sklearn_privacy.datasets import fetch_breast_cancer_wisconsin
 
     X = fetch_breast_cancer_wisconsin(data_home=data_home).data
-    X = X[~np.isnan(X).any(axis=1)][:559]
+    return X[~np.isnan(X).any(axis=1)][:559]
+
+
+# 559 rows of the Wisconsin data at the defaults, seeds 0-5: radius_ 7.73, 3.86, 3.86, 14.6,
+# 7.73, 7.73; the share of the rows beyond it 0.36, 0.47, 0.63, 0.05, 0.36, 0.35, the fit's
+# private estimate of it 39 %, 40 %, 76 %, 25 %, 74 %, 59 %; distortion_ / realised 0.48, 0.15,
+# 0.16, 1.00, 0.49, 0.38. Before the estimate of the share, seeds 1 and 2 said nothing.
+@pytest.mark.parametrize("seed", range(6))
+def test_distortion_on_real_data_is_an_estimate_or_says_it_is_not(data_home, seed):
+    """The promise of ``distortion_`` on real data at the defaults (the 9 scores, 1-10).
+
+    Oracle: the realised mean squared distortion ``mean ||x - transform(x)||^2`` of the fit
+    rows, and the true share of them beyond ``radius_``. A radius read among few rows
+    (most of them hidden in the noise of the histogram) clips most rows: distortion_ read
+    13 against a realised 86, and only the warning can make that honest.
+    """
+    import warnings
+
+    X = _wisconsin_scores(data_home)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        # seeded: in 8 of 300 fresh fits the private radius read no scale at all and the fit
-        # warned PrivateFitWarning instead; the other 292 warned as asserted here
-        mech = L2CompressionDP(random_state=0).fit(X)
-    # the one component kept is scaled by about 0.006: I(X;T) was above the rate threshold
-    # and the fit said nothing, while the release was farther from X than the mean
+        mech = L2CompressionDP(random_state=seed).fit(X)
+    said = " ".join(str(w.message) for w in caught)
+    realised = np.mean(np.sum((X - mech.transform(X)) ** 2, axis=1))
+    beyond = np.mean(np.linalg.norm(X - mech.mean_, axis=1) > mech.radius_)
+    assert abs(mech.distortion_ / realised - 1) <= 0.2 or "distortion_ is not an estimate" in said
+    # the clipping is named when it is what makes distortion_ low (the estimate is noisy at
+    # 559 rows: at seed 3 it read 25 % of 5 %, a flag too many, which the promise allows)
+    assert "of the people lie beyond it" in said or beyond < 0.2
+    # one component kept, scaled by about 0.006 at seed 0: I(X;T) was above the rate
+    # threshold and the fit said nothing, while the release was farther from X than the mean
     noise = [w for w in caught if "almost pure noise" in str(w.message)]
     assert noise and noise[0].filename == __file__
     assert "% of the variance explained" in str(noise[0].message)
-    assert 1 - mech.distortion_ / np.trace(mech.covariance_) < 0.01
-    with warnings.catch_warnings():  # a budget that keeps the signal: silent
+
+
+def test_a_release_that_keeps_the_signal_is_silent(data_home):
+    """The same rows, with a budget that keeps the signal: no warning."""
+    import warnings
+
+    X = _wisconsin_scores(data_home)
+    with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         L2CompressionDP(epsilon=1000.0, fit_data="public").fit(X)
 
