@@ -51,6 +51,7 @@ SOURCES = [
         r"One revealing column among \d+ noise columns.*?on \d+ rows",
         "benchmarks/bench_leakage_panel.py",
     ),
+    (r"the largest read over 10 seeds per", "benchmarks/bench_leakage_panel.py"),
     # versions and names, not measurements
     (r"torch==2\.13\.\*|torch>=2\.2|\(CUDA 12\.6\)", "pyproject.toml"),
     (

@@ -147,9 +147,10 @@ def test_details_name_the_member_that_attains_the_value():
     assert all(np.isfinite(v) and v >= 0 for v in estimate.spreads.values())
     assert "5 folds" in estimate.folds and "stratified" in estimate.folds
     assert "logistic=" in repr(estimate)
-    # a discrete release of few symbols: the plug-in estimate joins, kNN does not
+    # a discrete release of few symbols: the plug-in estimate joins, kNN does not, and the
+    # network stays out (the table member bounds every function of so few rows)
     discrete = leakage_score(s, s.reshape(-1, 1) % 2, return_details=True)
-    assert set(discrete.estimates) == {"logistic", "boosting", "network", "table", "plugin"}
+    assert set(discrete.estimates) == {"logistic", "boosting", "table", "plugin"}
     # a single estimator: its own value
     one = leakage_score(s, release, estimator="logistic", return_details=True)
     assert one.estimates == {"logistic": pytest.approx(estimate.estimates["logistic"])}
