@@ -9,7 +9,7 @@ import numpy as np
 
 from sklearn_privacy.information import encode_symbols
 
-__all__ = ["MAX_DISTINCT_FRACTION", "MAX_ONE_HOT", "ReleaseView", "read_release"]
+__all__ = ["MAX_DISTINCT_FRACTION", "MAX_ONE_HOT", "ReleaseView", "is_symbolic", "read_release"]
 
 # A release is read with the plug-in estimate when it has at most this many
 # distinct rows per sample (each release value seen 10 times on average).
@@ -58,6 +58,17 @@ def _is_code(column):
     return bool(np.all(column == np.round(column)))
 
 
+def is_symbolic(values, count_distinct):
+    """The discreteness rule of a finite 2-D release: not floats, all integers, or few rows.
+
+    ``count_distinct()`` gives the number of distinct rows; it is called only when the
+    first two tests fail (a deduplication costs a sort of the rows).
+    """
+    if values.dtype.kind not in "fc" or np.all(values == np.round(values)):
+        return True
+    return bool(count_distinct() <= MAX_DISTINCT_FRACTION * values.shape[0])
+
+
 def read_release(values, names=None):
     """The :class:`ReleaseView` of a checked 2-D release.
 
@@ -79,12 +90,7 @@ def read_release(values, names=None):
             target.append(j)
         else:
             numbers.append(j)
-    if values.dtype.kind not in "fc":
-        discrete = True
-    else:
-        discrete = bool(
-            np.all(values == np.round(values)) or n_distinct <= MAX_DISTINCT_FRACTION * n
-        )
+    discrete = is_symbolic(values, lambda: n_distinct)
     as_int = lambda columns: np.array(columns, dtype=int)  # noqa: E731
     return ReleaseView(
         values=values,

@@ -25,7 +25,7 @@ from sklearn_privacy.estimation._panel import (
     knn_permutations,
     panel_estimate,
 )
-from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION, read_release
+from sklearn_privacy.estimation._release import is_symbolic, read_release
 from sklearn_privacy.information import (
     encode_symbols,
     entropy,
@@ -139,15 +139,10 @@ def is_discrete(release):
     (True, False)
     """
     release = as_2d(release, "release")
-    if release.dtype.kind not in "fc":
-        return True
-    if release.size == 0 or not np.all(np.isfinite(release)):
+    if release.dtype.kind in "fc" and (release.size == 0 or not np.all(np.isfinite(release))):
         return False
-    if np.all(release == np.round(release)):
-        return True
     # "+ 0.0" turns -0.0 into 0.0, which np.unique(axis=0) would tell apart.
-    n_distinct = np.unique(release + 0.0, axis=0).shape[0]
-    return bool(n_distinct <= MAX_DISTINCT_FRACTION * release.shape[0])
+    return is_symbolic(release, lambda: np.unique(release + 0.0, axis=0).shape[0])
 
 
 def estimate_leakage(
