@@ -72,7 +72,7 @@ class GaussianIBTransformer(_GaussianMechanism):
     beta : float, default=10.0
         Bottleneck trade-off, > 1. At or below the smallest critical value
         (``critical_betas_``) no direction of X is worth its cost: the release
-        is pure noise, with a warning.
+        is the constant centre (a column of zeros), with a warning.
     objective : {"bottleneck", "funnel"}, default="bottleneck"
         - "bottleneck": keep information on the relevance variable.
         - "funnel": hide S (needs S) while disclosing ``disclosure`` nats of X.
@@ -121,13 +121,22 @@ class GaussianIBTransformer(_GaussianMechanism):
         The nonzero rows of :math:`A` (acting on the released columns). A
         bottleneck whose ``beta`` is at or below the smallest critical value
         (of the private estimates, for a private fit) releases nothing about
-        X: one row of zeros, so that the release is one column of N(0, 1)
-        noise, with a warning.
+        X: one row of zeros, so that the release is one column of zeros (its
+        centre), with a warning. A private fit's components lie in the
+        directions of X whose private variance cleared the noise of the
+        estimate.
     eigenvalues_ : ndarray of shape (n_features,)
         Ascending eigenvalues of :math:`\Sigma_{x|y} \Sigma_x^{-1}`
         (:math:`\Sigma_{x|s}` for the funnel).
     critical_betas_ : ndarray of shape (n_features,)
-        ``1 / (1 - eigenvalues_)``, ascending.
+        ``1 / (1 - eigenvalues_)``, ascending. Directions of a private fit that
+        the estimate did not resolve count as uninformative (eigenvalue 1,
+        critical value inf).
+    fallback_ : {None, "centre"}
+        ``"centre"`` when a private fit released its centre (one column of
+        zeros) because its estimates supported no component at this ``beta``:
+        no direction of X cleared the noise of the private covariance, or every
+        one is at or below its critical value; None otherwise.
     mean_ : ndarray of shape (n_features,)
         Mean :math:`\bar{x}` of the released columns, the centre of the
         clipping ball (a private estimate with ``fit_data="private"``).
@@ -338,13 +347,14 @@ class GaussianIBTransformer(_GaussianMechanism):
             radius = max(rows.max_norm(self.mean_, d), np.finfo(float).tiny)
         self.radius_ = radius
         cov_x, cov_xy, cov_y = joint[:d, :d], joint[:d, d:], joint[d:, d:]
+        self.fallback_ = None
         try:
             if self.objective == "funnel":
                 sol = gaussian_privacy_funnel(cov_x, cov_xy, cov_y, self.disclosure)
             else:
-                sol = gaussian_information_bottleneck(cov_x, cov_xy, cov_y, self.beta)
+                sol = self._bottleneck(cov_x, cov_xy, cov_y)
         except _BetaAtOrBelowCritical as exc:
-            sol = self._release_nothing(exc, rows, d)
+            sol = self._release_nothing(exc, d)
         except ValueError as exc:
             if "singular" in str(exc):
                 raise ValueError(
@@ -399,22 +409,58 @@ class GaussianIBTransformer(_GaussianMechanism):
                 A, cov_x, cov_xy, cov_y, cov_t, self.radius_
             )
 
-    def _release_nothing(self, exc, rows, d):
-        """The bottleneck at or below its smallest critical value: one column of pure noise.
+    def _bottleneck(self, cov_x, cov_xy, cov_y):
+        r"""The bottleneck on the directions of X that were estimated.
 
-        No direction of X is worth its cost at this ``beta``: the optimum of the
-        bottleneck's Lagrangian is a release independent of X (``A = 0``). It is
-        released as one column of N(0, 1) noise, so that a Pipeline keeps working
-        (a classifier then predicts the majority), with a warning naming the
+        Public: every direction. Private: the directions whose eigenvalue of the
+        private ``cov_x`` clears the noise floor of the private covariance (the
+        others were set to the floor, not estimated: a component along them would
+        release the noise of the estimate as signal); they enter with eigenvalue 1
+        of :math:`\Sigma_{x|y} \Sigma_x^{-1}` (no information, critical value inf).
+        None left: the bottleneck's refusal, released as its centre.
+        """
+        if self.fit_data == "public":
+            return gaussian_information_bottleneck(cov_x, cov_xy, cov_y, self.beta)
+        w, v = np.linalg.eigh(cov_x)
+        basis = v[:, w > self._private_fit.noise_floor * (1.0 + 1e-9)]
+        n_left = cov_x.shape[0] - basis.shape[1]
+        padding = np.ones(n_left), np.full(n_left, np.inf)
+        if not basis.shape[1]:
+            raise _BetaAtOrBelowCritical("", eigenvalues=padding[0], critical_betas=padding[1])
+        try:
+            sol = gaussian_information_bottleneck(
+                basis.T @ cov_x @ basis, basis.T @ cov_xy, cov_y, self.beta
+            )
+        except _BetaAtOrBelowCritical as exc:
+            eigenvalues = np.r_[exc.eigenvalues, padding[0]]
+            critical = np.r_[exc.critical_betas, padding[1]]
+            raise _BetaAtOrBelowCritical(
+                str(exc), eigenvalues=eigenvalues, critical_betas=critical
+            ) from exc
+        return {
+            "components": sol["components"] @ basis.T,
+            "eigenvalues": np.r_[sol["eigenvalues"], padding[0]],
+            "critical_betas": np.r_[sol["critical_betas"], padding[1]],
+        }
+
+    def _release_nothing(self, exc, d):
+        """The bottleneck at or below its smallest critical value: its centre, a column of 0.
+
+        No direction of X is worth its cost at this ``beta`` (or, for a private fit,
+        none was estimated): the optimum of the bottleneck's Lagrangian is a release
+        independent of X (``A = 0``). It is released as its mean, one column of
+        zeros (no noise is released as if it were signal), so that a Pipeline keeps
+        working (a classifier then predicts the majority), with a warning naming the
         smallest critical value; a private fit names the noise of its estimates as
-        the likely cause.
+        the likely cause (``fallback_="centre"``).
         """
         # The texts name the cause, not this fit's numbers (critical_betas_), so that
         # the default filter shows each once per line, not once per fold.
-        noise = "so the release is one column of pure noise, independent of X"
+        noise = "so the release is one column of zeros, its centre, independent of X"
         if self.fit_data == "private":
+            self.fallback_ = "centre"
             cause, remedy = self._private_critical_cause(exc.critical)
-            self._note_cause(f"{cause}, {noise}", remedy)
+            self._note_cause(f"{cause}, {noise} (fallback_='centre')", remedy)
         else:
             self._note_cause(
                 "beta is at or below the smallest critical value of the fit rows "
@@ -459,6 +505,9 @@ class GaussianIBTransformer(_GaussianMechanism):
 
     def _release(self, X, S, rng):
         X = np.asarray(X, dtype=float)[:, self.feature_positions_]
+        if not np.any(self.components_):  # A = 0: the release is its mean, no noise
+            self._record_release()
+            return np.zeros((X.shape[0], self.n_components_))
         # unit noise on a grid (dp._grid_noise): T = N gamma, N = rint(A x / gamma) + Z
         step = grid_step(self._release_bound)
         T = clipped_product(X, self.radius_, self.mean_, self.components_.T / step)

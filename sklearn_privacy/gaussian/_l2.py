@@ -36,11 +36,14 @@ _CONSTANT_SHARE = 0.01
 # distortion_ reads the trace of the private second moment: it is an estimate to 20 % when
 # the trace is at least this many noise floors (two deviations of its noise each).
 _TRACE_RESOLVED = 5.0
-# ... and it reads the clipped rows: the private radius is a 95 % quantile, and when more
-# than this share of the people is estimated to lie beyond it (the quantile was read among
-# few rows, the rest hidden in the noise), the clipped trace falls short of the distortion.
-# On 559 rows of the Wisconsin data at the defaults radius_ was 3.86 - 7.73 where the rows'
-# root mean square distance is 8.5: distortion_ read 13 - 37 against a realised 77 - 86.
+# ... and it reads the clipped rows, which leaves out r^2 - R^2 of each row beyond the radius
+# R. How far beyond they lie no private estimate tells (the histogram's bins above R hold few
+# rows, hidden in its noise), so the fit says it is not an estimate when the share of the
+# people beyond R (private) times R^2 exceeds this share of it: rows at sqrt(2) R would then
+# make it this much low. On breast cancer (30 scores, standardised) the 95 % radius left
+# 10-12 % of the rows beyond it and distortion_ 0.66-0.80 of the realised, unflagged, in 5-7
+# of 150 fits (benchmarks/bench_private_release.py); on 559 rows of the Wisconsin scores it
+# read 13 - 37 against a realised 77 - 86.
 _BEYOND_RESOLVED = 0.2
 
 
@@ -413,13 +416,19 @@ class L2CompressionDP(_GaussianMechanism):
                 "covariance it reads is too noisy at this budget",
                 PRIVATE_REMEDIES,
             )
-        if not fit.failed and fit.beyond > _BEYOND_RESOLVED:  # a second cause, named apart
+        if not fit.failed and fit.beyond * self.radius_**2 > _BEYOND_RESOLVED * self.distortion_:
+            # a second cause, named apart; the remedy depends on who chose the radius
+            public = self.clip_radius is not None
+            count = "a noisy count" if public else "a private estimate"
             self._note_cause(
                 "distortion_ is not an estimate (an underestimate): it reads the rows clipped "
-                f"to radius_={self.radius_:.3g}, and about {fit.beyond:.0%} of the people lie "
-                "beyond it (private estimate), so it leaves out their clipped part",
-                "give clip_radius (public, about the rows' largest distance from their centre), "
-                "or raise epsilon or fit_epsilon, or fit on more rows",
+                f"to radius_, and so many of the people lie beyond it ({count}) that the "
+                "part it leaves out of their distance may be large",
+                "raise clip_radius (it is public: about the rows' largest distance from their "
+                "centre)"
+                if public
+                else "give clip_radius (public, about the rows' largest distance from their "
+                "centre), or raise epsilon or fit_epsilon, or fit on more rows",
             )
 
     def _set_operating_point(self, rows, sol, n_kept):

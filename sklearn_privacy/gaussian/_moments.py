@@ -296,6 +296,13 @@ def clipped_sum_pass(block, center, radius, people):
     return _people(w, people)[0] @ clip_to_ball(Z, radius, center)
 
 
+def beyond_pass(block, center, radius, people):
+    if block is None:
+        return None
+    Z, _, w = block
+    return float(_people(w, people)[0][row_norms_safe(Z - center) > radius].sum())
+
+
 def second_moment_pass(block, center, radius, people):
     if block is None:
         return None
@@ -333,8 +340,8 @@ class DaskFitRows:
     the whole radius grid together with the per-bin sums of the rows and of
     the rows over their norm, from which the mean of the rows clipped to any
     grid radius follows. A private fit then needs one pass for the histogram
-    of the norms around the private mean (none when the radius is public) and
-    one for the clipped second moment; a public fit one for the largest
+    of the norms around the private mean (when the radius is public, one for the people
+    beyond it instead) and one for the clipped second moment; a public fit one for the largest
     centred norm (none when the radius is public).
 
     Parameters
@@ -443,6 +450,9 @@ class DaskFitRows:
         if center is None:
             return self.first["histogram"]
         return self._run(histogram_pass, add, np.asarray(center, float), self._people)
+
+    def people_beyond(self, center, radius):
+        return self._run(beyond_pass, add, np.asarray(center, float), float(radius), self._people)
 
     def clipped_mean(self, radius, center=None):
         if center is not None:

@@ -55,6 +55,9 @@ _QUANTILE = 0.95
 # Share of the budget of the people's mean weight, when each row is one person of a private
 # weight (the other shares shrink to make room).
 _WEIGHT_SHARE = 0.05
+# Share of the budget of the people beyond a public radius (taken from the covariance's):
+# a public radius reads no histogram, so nothing else says how many rows it clips.
+_BEYOND_SHARE = 0.025
 
 
 class RowStatistics:
@@ -157,6 +160,11 @@ class RowStatistics:
         """:func:`~sklearn_privacy.dp._radius.log2_histogram` of ``||Z - center||``, in people."""
         Zc, squares = self._centred(center)
         return log2_histogram(norms_from_squares(Zc, squares), self._units()[0])
+
+    def people_beyond(self, center, radius):
+        """The people (a sum of their units) whose row lies beyond ``radius`` from ``center``."""
+        Zc, squares = self._centred(center)
+        return float(self._units()[0][norms_from_squares(Zc, squares) > radius].sum())
 
     def clipped_mean(self, radius, center=None):
         """The sum over the people of the rows minus ``center`` clipped to ``radius``, per person.
@@ -285,7 +293,8 @@ class PrivateMoments:
     around ``mean`` before the floor (an unbiased estimate of the clipped rows'
     mean squared distance from ``mean``); ``beyond``: the estimated share of
     the people whose rows lie beyond ``radius`` (a post-processing of the last
-    noisy histogram; NaN with a public radius, which no histogram read).
+    noisy histogram; with a public radius, a noisy count of its own less two
+    deviations of its noise, a lower bound).
     """
 
     mean: np.ndarray
@@ -330,7 +339,10 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
        (unless ``radius`` is given);
     6. ``covariance``: the second moment of the rows minus the centre clipped
        to ``R`` (upper triangle, Analyze Gauss), eigenvalues floored at the
-       noise's spectral norm (post-processing).
+       noise's spectral norm (post-processing);
+    7. ``people beyond the radius``, with a public ``radius`` only: the share of
+       the people whose centred row it clips (sensitivity one person over their
+       number), which no histogram gives then.
 
     ``rows`` has ``n_people`` (public, see :func:`count_people`),
     ``total_is_public``, ``n_features``, ``norm_histogram(center)`` (counts in
@@ -361,7 +373,7 @@ class _PrivateEstimates:
         self.shares = _shares(self.public_radius, rows.total_is_public)
         self.problems = []
         self.share = 1.0  # the mean weight of a person: 1 when the total is public
-        self.beyond = float("nan")  # share of the people beyond the radius (not read: public)
+        self.beyond = float("nan")  # share of the people beyond the radius
 
     def run(self):
         if not self.rows.total_is_public:
@@ -380,6 +392,8 @@ class _PrivateEstimates:
         mean, reach, starts, error = self._centre(r0)
         radius = self._final_radius(mean, reach, error)
         cov, floor, trace = self._covariance(mean, radius)
+        if self.public_radius:
+            self.beyond = self._people_beyond(mean, radius)
         return PrivateMoments(
             mean, cov, radius, starts, self.problems, False, floor, trace, self.beyond
         )
@@ -464,7 +478,10 @@ class _PrivateEstimates:
             # would release a centre and a covariance far from theirs, silently.
             raise ValueError(
                 f"The private {_QUANTILE} quantile of the row norms lies beyond "
-                f"{LARGEST_RADIUS:.3g}: " + BEYOND_LARGEST + "."
+                f"{LARGEST_RADIUS:.3g}: "
+                + BEYOND_LARGEST
+                + ". With few people for the budget the noise of the private histogram can put "
+                "it there too (then raise fit_epsilon or epsilon, or fit on more rows)."
             )
         return r0
 
@@ -502,10 +519,12 @@ class _PrivateEstimates:
             estimates.append((centre, sigma))
         # Post-processing: the estimates carry independent noise (each refinement's
         # offset cancels the noise of the centre it started from): weigh them by the
-        # inverse of their noise variances.
-        precisions = np.array([1.0 / sd**2 for _, sd in estimates])
+        # inverse of their noise variances (relative to the smallest: a radius of 1e-150
+        # around a crowd of 1e14 people on one row makes 1 / sd^2 overflow)
+        sds = np.array([sd for _, sd in estimates])
+        precisions = (sds.min() / sds) ** 2
         mean = precisions @ np.array([c for c, _ in estimates]) / precisions.sum()
-        error = _noise_norm(1.0 / np.sqrt(precisions.sum()), self.d) / self.share
+        error = _noise_norm(sds.min() / np.sqrt(precisions.sum()), self.d) / self.share
         return mean, reach, starts, error
 
     def _all_noise(self, label):
@@ -533,6 +552,17 @@ class _PrivateEstimates:
                 f"radius {radius:.3g} of the rows around it"
             )
         return radius
+
+    def _people_beyond(self, mean, radius):
+        """Step 7 (a public radius only): the share of the people beyond it, a noisy count."""
+        share = np.array([self.rows.people_beyond(mean, radius) / self.n_people])
+        noisy, sigma = self._release(
+            "beyond", "people beyond the radius", share, 1.0 / self.n_people, 1.0, 1
+        )
+        # post-processing: two deviations of its noise below it (a lower bound, with chance
+        # about 0.98), so that noise alone does not say a large public radius clips many
+        # rows; a share of the (mean-weighted) people lies in [0, 1]
+        return float(np.clip((noisy[0] - 2.0 * sigma) / self.share, 0.0, 1.0))
 
     def _covariance(self, mean, radius):
         """Step 6: the covariance, its noise floor and the trace of the noisy moment."""
@@ -562,13 +592,16 @@ class _PrivateEstimates:
 
 
 def _shares(public_radius, total_is_public):
-    """The shares of the budget: a public radius gives the radii's shares to the covariance;
+    """The shares of the budget: a public radius gives the radii's shares to the covariance
+    (less the count of the people beyond it);
     a private total of the weights takes ``_WEIGHT_SHARE`` from every other estimate."""
     shares = dict(_FIT_SHARES)
     if public_radius:
         shares["covariance"] += shares.pop("final radius") + _REFINEMENTS * shares.pop(
             "centred radius"
         )
+        shares["covariance"] -= _BEYOND_SHARE
+        shares["beyond"] = _BEYOND_SHARE
     if not total_is_public:
         shares = {name: share * (1.0 - _WEIGHT_SHARE) for name, share in shares.items()}
         shares["weight"] = _WEIGHT_SHARE

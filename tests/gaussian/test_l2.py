@@ -287,3 +287,44 @@ def test_epsilon_reads_as_given(epsilon):
     assert mech.epsilon_ == epsilon and mech.privacy_spent()[0] == epsilon
     mech.transform(X[:5])
     assert mech.privacy_spent()[0] > 1.3 * epsilon  # a second release is counted
+
+
+def test_a_public_radius_that_clips_most_rows_says_distortion_is_not_an_estimate():
+    """Issue 34: ``clip_radius=2`` on breast cancer (standardised, 569 rows) clips 99 % of the
+    rows; distortion_ read 3.96 against a realised 30.3, and nothing said so. The share
+    beyond a public radius is now a noisy count (a ledger entry within the fit's budget).
+
+    Oracle: the realised mean squared distortion of the fit rows, and the true share of them
+    beyond ``clip_radius``; the ledger's composition against one computed by hand.
+    """
+    import warnings
+
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
+
+    X = StandardScaler().fit_transform(load_breast_cancer(return_X_y=True)[0])
+    for radius, clips_most in ((2.0, True), (30.0, False)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            mech = L2CompressionDP(epsilon=3.0, clip_radius=radius, random_state=0).fit(X)
+        said = " ".join(str(w.message) for w in caught)
+        realised = np.mean(np.sum((X - mech.transform(X)) ** 2, axis=1))
+        beyond = np.mean(np.linalg.norm(X - mech.mean_, axis=1) > radius)
+        assert (beyond > 0.9) == clips_most
+        flagged = "so many of the people lie beyond it (a noisy count)" in said
+        assert flagged == clips_most
+        if clips_most:
+            assert mech.distortion_ / realised < 0.2  # what the flag is for
+            assert "raise clip_radius" in said
+        names = [e.name for e in mech.accountant_.spends]
+        assert names.count("people beyond the radius") == 1
+        # epsilon_ composes it: the fit's entries (within fit_epsilon's budget) plus a release
+        fit = GaussianAccountant([e for e in mech.accountant_.spends if e.name != "release"])
+        assert fit.mu == pytest.approx(gaussian_dp_mu(3.0, 1e-5) * 0.5, rel=1e-9)
+        without = GaussianAccountant([e for e in fit.spends if e.name != names[-2]])
+        for ledger in (fit, without):
+            ledger.spend("release", sensitivity=mech.sensitivity_, sigma=1.0)
+        assert fit.epsilon(1e-5) == pytest.approx(mech.epsilon_, rel=1e-9)
+        assert without.epsilon(1e-5) < mech.epsilon_

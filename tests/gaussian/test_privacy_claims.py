@@ -45,6 +45,10 @@ def _clip(Z, radius, center=0.0):
     return Zc * np.minimum(1.0, radius / np.maximum(norms, 1e-300))[:, None]
 
 
+def _norms(Z, center):
+    return np.sqrt(np.sum((np.asarray(Z, dtype=np.longdouble) - center) ** 2, axis=1))
+
+
 def _release_map(mech):
     """Whitened release map W (noise N(0, I) after whitening) acting on clipped centred rows."""
     if isinstance(mech, L2CompressionDP):
@@ -123,6 +127,11 @@ def actual_mu(mech, Z, Zp, w=None, releases=1, wp=None):
             A, B = _clip(Z, radius, c), _clip(Zp, radius, c)
             diff = np.triu(((A.T * u) @ A - (B.T * up) @ B) / n_people)
             mus.append(float(np.sqrt(np.sum(diff**2))) / entry.sigma + _GRID * np.sqrt(n_upper))
+        elif entry.name == "people beyond the radius":
+            c = mech._moments_mean
+            far, farp = (_norms(V, c) > mech.radius_ for V in (Z, Zp))
+            shift = abs(u[far].sum() - up[farp].sum()) / n_people
+            mus.append(float(shift) / entry.sigma + _GRID)
         elif entry.name == "release":
             continue  # counted below, from the map itself
         else:  # pragma: no cover - the ledger holds nothing else
@@ -231,7 +240,7 @@ def _random_config(seed):
 
 
 # The audit draws budgets down to epsilon 0.001 and GIB's beta below its critical values on
-# purpose: "almost pure noise" and "one column of pure noise" releases are expected.
+# purpose: "almost pure noise" and "one column of zeros" releases are expected.
 @pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning")
 @pytest.mark.filterwarnings("ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning")
 @pytest.mark.parametrize("seed", range(420))
@@ -254,11 +263,11 @@ def test_exact_delta_of_everything_published_is_at_most_delta(seed):
     try:
         mech.fit(fit_X, fit_y, sample_weight=fit_w, **({"sensitive": fit_s} if funnel else {}))
     except ValueError as exc:
-        # a private histogram that showed no scale: refused, nothing released
-        assert any(
-            words in str(exc)
-            for words in ("critical", "private estimate of the joint", "showed no scale")
-        ), exc
+        # a private histogram that showed no scale, or (1 fit in about 3000 at seed 81,
+        # epsilon 0.011, fresh noise) whose noise put the quantile beyond 3e150: refused, a
+        # post-processing of the private histogram, nothing else released
+        refusals = ("critical", "private estimate of the joint", "showed no scale", "lies beyond")
+        assert any(words in str(exc) for words in refusals), exc
         pytest.skip(f"refused: {exc}")
     Z = _joint_rows(mech, X, y, s)
     Zp, wp = (_neighbours(rng, Z, scale) if mech.fit_data == "private" else Z), None

@@ -66,7 +66,11 @@ def test_scales_outside_the_former_grid(scale):
         mech, caught = _fit(scale * X, epsilon=1.0, random_state=np.random.default_rng(seed))
         assert q / 4 < mech.radius_ / scale < 4 * q
         assert np.linalg.norm(mech.mean_ / scale) < 0.5
-        assert not caught
+        # nothing about the scale; distortion_ may say it is not an estimate (the people
+        # beyond the 95 % radius could lie far beyond it: a caution, in 3 dimensions light)
+        causes = [line for w in caught for line in str(w.message).splitlines()[1:]]
+        allowed = ("distortion_ is not an estimate", "almost pure noise")  # (gathered with it)
+        assert all(any(a in line for a in allowed) for line in causes), causes
 
 
 def test_too_few_rows_for_the_budget_warn_before_the_rows_are_read():
@@ -157,7 +161,17 @@ def test_the_share_beyond_the_private_radius_is_estimated():
             true = np.mean(np.linalg.norm(Z - fit.mean, axis=1) > fit.radius)
             assert abs(fit.beyond - true) < 0.1, (seed, fit.beyond, true)
             assert (true > 0.3) == (Z is spread)  # both cases happen
-    public = private_mean_covariance_from_statistics(
-        RowStatistics(gaussian), 2.0, rng=rng, accountant=GaussianAccountant(), radius=3.0
-    )
-    assert np.isnan(public.beyond)  # no histogram around the mean was read
+    # a public radius reads no histogram: a noisy count of its own, in the ledger (one person
+    # moves it by one, over the public number of people)
+    for radius in (0.5, 1.0, 3.0):
+        ledger = GaussianAccountant()
+        public = private_mean_covariance_from_statistics(
+            RowStatistics(gaussian), 2.0, rng=rng, accountant=ledger, radius=radius
+        )
+        true = np.mean(np.linalg.norm(gaussian - public.mean, axis=1) > radius)
+        # a lower bound: the noisy share less two deviations of its noise
+        assert true - 0.02 < public.beyond <= true, (radius, public.beyond, true)
+        entry = ledger.spends[-1]
+        assert entry.name == "people beyond the radius"
+        assert entry.sensitivity == pytest.approx(1.0 / 5000, rel=1e-3)
+        assert ledger.mu == pytest.approx(2.0, rel=1e-9)  # within the fit's budget
