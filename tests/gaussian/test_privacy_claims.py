@@ -142,7 +142,8 @@ def actual_mu(mech, Z, Zp, w=None, releases=1, wp=None):
     top = np.linalg.svd(W, compute_uv=False)[0] if W.size else 0.0
     # (a map that moves nothing rounds every row to the same grid point)
     rounding = _GRID * np.sqrt(W.shape[0]) if top > 0 else 0.0
-    mus.extend([2.0 * mech.radius_ * float(top) + rounding if W.size else 0.0] * releases)
+    # (a map of zeros, GIB's centre, releases a constant: radius_ may be NaN then)
+    mus.extend([2.0 * mech.radius_ * float(top) + rounding if top > 0 else 0.0] * releases)
     return float(np.sqrt(np.sum(np.square(mus))))
 
 
