@@ -145,3 +145,33 @@ def test_one_warning_per_private_fit_gathers_its_causes():
         for w in weak:
             lines = str(w.message).splitlines()[1:]
             assert lines and all(line.startswith("- ") and ": " in line for line in lines)
+
+
+@pytest.mark.parametrize("cls", ["L2CompressionDP", "GaussianIBTransformer"])
+def test_extreme_weights_are_explained_by_people_not_by_epsilon(cls):
+    """The issue's "Smaller": a weight of 1e300, or max_person_weight=1e-300, was refused
+    with "epsilon is too small. Raise epsilon". The messages now name the people and the
+    weights (both estimators); a declared count of 1e14 people on one row raised
+    ZeroDivisionError (the centre's precision 1 / sd^2 overflowed) and now fits."""
+    from sklearn_privacy import GaussianIBTransformer
+
+    make = {"L2CompressionDP": L2CompressionDP, "GaussianIBTransformer": GaussianIBTransformer}
+    est = make[cls]
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 3))
+    y = X[:, 0] + rng.normal(size=500)
+    heavy = np.r_[1e300, np.ones(499)]
+    for params, w in [({}, heavy), ({"max_person_weight": 1e-300}, np.ones(500))]:
+        with pytest.raises(ValueError, match=r"more than 2\^53 people .*max_person_weight"):
+            est(weights="counts", **params).fit(X, y, sample_weight=w)
+    # read as one person each (the default): clipped to max_person_weight, said, fitted
+    with pytest.warns(UserWarning, match="1 of the 500 rows weigh more than max_person_weight"):
+        est(random_state=0).fit(X, y, sample_weight=heavy)
+    if est is L2CompressionDP:  # (GIB's solver fails on the subnormal covariances it gets)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            crowd = est(weights="counts", random_state=0).fit(
+                X, y, sample_weight=np.r_[1e14, np.ones(499)]
+            )
+        # the data set is about that row: its centre is the row's
+        np.testing.assert_allclose(crowd.mean_, X[0], atol=1e-6)
