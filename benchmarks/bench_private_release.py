@@ -13,7 +13,10 @@ package), on the Wisconsin breast cancer data that scikit-learn ships:
    each): the median ratio, the share within 20 % and the share of fits whose warning says
    that ``distortion_`` is not an estimate;
 3. a small private study (the one in ``_STUDY``): the warnings a user sees under the
-   default filter, and all the warnings it emits (``"always"``), before and after.
+   default filter, and all the warnings it emits (``"always"``), before and after;
+4. the same splits through ``GaussianIBTransformer(fit_epsilon=e)`` (the bottleneck on y,
+   beta 10): the median and first quartile of the accuracy, the fits whose map is zero
+   (before: a column of N(0, 1) noise; now the constant centre) and the fits refused.
 
 Run ``python benchmarks/bench_private_release.py``; writes ``results/private_release.csv``.
 """
@@ -91,6 +94,36 @@ for n in (300, 450, 569):
 print(out)
 """
 
+_GIB = """
+import warnings
+import numpy as np
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+from sklearn_privacy import GaussianIBTransformer
+
+warnings.simplefilter("ignore")
+X, y = load_breast_cancer(return_X_y=True)
+X, y = StandardScaler().fit_transform(X[:284]), y[:284]
+out = {}
+for eps in EPSILONS:
+    accs, zero, refused = [], 0, 0
+    for i in range(N_SPLITS):
+        Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.3, random_state=i, stratify=y)
+        try:
+            gib = GaussianIBTransformer(fit_epsilon=eps).fit(Xa, ya)
+        except ValueError:
+            refused += 1
+            continue
+        zero += int(not np.any(gib.components_))
+        Ta, Tb = gib.transform(Xa), gib.transform(Xb)
+        accs.append(LogisticRegression(max_iter=2000).fit(Ta, ya).score(Tb, yb))
+    q1, med = np.percentile(accs, [25, 50]) if accs else (np.nan, np.nan)
+    out[eps] = dict(median=float(med), q1=float(q1), zero_map=zero, refused=refused)
+print(out)
+"""
+
 # A newcomer's study: 20 lines, small data, small budgets, the default warning filter.
 _STUDY = """
 import warnings
@@ -139,6 +172,7 @@ def main(n_splits=40, n_fits=10):
             splits = _run(package, _SPLITS, EPSILONS=EPSILONS, N_SPLITS=n_splits)
             distortion = _run(package, _DISTORTION, EPSILONS=EPSILONS, N_FITS=n_fits)
             warned, lines, emitted, emitted_lines = _run(package, _STUDY)
+            gib = _run(package, _GIB, EPSILONS=EPSILONS, N_SPLITS=n_splits)
             print(
                 f"== {label}: a small private study shows {warned} warnings ({lines} lines) "
                 f"under the default filter; it emits {emitted} ({emitted_lines} lines)"
@@ -159,6 +193,13 @@ def main(n_splits=40, n_fits=10):
                     f"'not an estimate' in {r['flagged']:.0%}; either in {r['covered']:.0%}"
                 )
                 rows.append(dict(code=label, part="distortion", n=n, epsilon=eps, **_flat(r)))
+            for eps, r in gib.items():
+                print(
+                    f"GIB fit_epsilon {eps:>4}: median accuracy {r['median']:.3f} (first "
+                    f"quartile {r['q1']:.3f}); zero map in {r['zero_map']}, refused in "
+                    f"{r['refused']} of {n_splits}"
+                )
+                rows.append(dict(code=label, part="gib", n=284, epsilon=eps, **r))
             rows.append(
                 dict(code=label, part="study", n=150, epsilon=0.0, warnings=warned, emitted=emitted)
             )
