@@ -296,19 +296,15 @@ def clipped_sum_pass(block, center, radius, people):
     return _people(w, people)[0] @ clip_to_ball(Z, radius, center)
 
 
-def beyond_pass(block, center, radius, people):
-    if block is None:
-        return None
-    Z, _, w = block
-    return float(_people(w, people)[0][row_norms_safe(Z - center) > radius].sum())
-
-
 def second_moment_pass(block, center, radius, people):
+    """The clipped second moment, and the people beyond the radius (read in the same pass)."""
     if block is None:
         return None
     Z, _, w = block
+    units = _people(w, people)[0]
     Zc = clip_to_ball(Z, radius, center)
-    return (Zc.T * _people(w, people)[0]) @ Zc
+    beyond = units[row_norms_safe(Z - center) > radius].sum()
+    return np.vstack([(Zc.T * units) @ Zc, np.full((1, Z.shape[1]), beyond)])
 
 
 def max_norm_pass(block, center, stop):
@@ -340,9 +336,9 @@ class DaskFitRows:
     the whole radius grid together with the per-bin sums of the rows and of
     the rows over their norm, from which the mean of the rows clipped to any
     grid radius follows. A private fit then needs one pass for the histogram
-    of the norms around the private mean (when the radius is public, one for the people
-    beyond it instead) and one for the clipped second moment; a public fit one for the largest
-    centred norm (none when the radius is public).
+    of the norms around the private mean (none when the radius is public) and one for the
+    clipped second moment (which counts the people beyond the radius too); a public fit one
+    for the largest centred norm (none when the radius is public).
 
     Parameters
     ----------
@@ -452,7 +448,11 @@ class DaskFitRows:
         return self._run(histogram_pass, add, np.asarray(center, float), self._people)
 
     def people_beyond(self, center, radius):
-        return self._run(beyond_pass, add, np.asarray(center, float), float(radius), self._people)
+        """Read by the pass of :meth:`clipped_second_moment` at the same centre and radius."""
+        key, count = self._beyond
+        if key != (np.asarray(center, float).tobytes(), float(radius)):  # pragma: no cover
+            raise ValueError("people_beyond reads the pass of clipped_second_moment.")
+        return count
 
     def clipped_mean(self, radius, center=None):
         if center is not None:
@@ -469,7 +469,7 @@ class DaskFitRows:
         return (inside + outside) * self._per_person()
 
     def clipped_second_moment(self, center, radius):
-        moment = self._run(
-            second_moment_pass, add, np.asarray(center, float), float(radius), self._people
-        )
-        return moment * self._per_person()
+        center = np.asarray(center, float)
+        out = self._run(second_moment_pass, add, center, float(radius), self._people)
+        self._beyond = (center.tobytes(), float(radius)), float(out[-1, 0])
+        return out[:-1] * self._per_person()
