@@ -28,19 +28,23 @@ from _common import REPO, checkout_at_ref, remove_checkout, run_with_package, wr
 BASELINE = "4730279"
 EPSILONS = (1.0, 2.0, 3.0, 5.0, 10.0)
 
-_SPLITS = """
+# The first half of the breast-cancer rows, standardised, and what the splits read.
+_HALF = """
 import warnings
 import numpy as np
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
-from sklearn_privacy import L2CompressionDP
+from sklearn_privacy import GaussianIBTransformer, L2CompressionDP
 
 warnings.simplefilter("ignore")
 X, y = load_breast_cancer(return_X_y=True)
 X, y = StandardScaler().fit_transform(X[:284]), y[:284]
 out = {}
+"""
+
+_SPLITS = _HALF + """
 for eps in EPSILONS:
     accs, majority, ks, fallbacks = [], [], [], []
     for i in range(N_SPLITS):
@@ -94,19 +98,7 @@ for n in (300, 450, 569):
 print(out)
 """
 
-_GIB = """
-import warnings
-import numpy as np
-from sklearn.datasets import load_breast_cancer
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
-from sklearn_privacy import GaussianIBTransformer
-
-warnings.simplefilter("ignore")
-X, y = load_breast_cancer(return_X_y=True)
-X, y = StandardScaler().fit_transform(X[:284]), y[:284]
-out = {}
+_GIB = _HALF + """
 for eps in EPSILONS:
     accs, zero, refused = [], 0, 0
     for i in range(N_SPLITS):
