@@ -84,6 +84,8 @@ def test_the_ledgers_of_neighbours_are_bit_identical(relation):
                 da = pytest.importorskip("dask.array")
                 data, weights = da.from_array(data, chunks=700), da.from_array(weights, chunks=700)
             ledgers.append(_ledger(mech.fit(data, sample_weight=weights)))
+        # the public radius's paid count is in the ledger, and as public as the rest
+        assert "people beyond the radius" in [name for name, _, _ in ledgers[0]]
         differences += sum(a != b for a, b in zip(*ledgers, strict=True))
     assert differences == 0
 
