@@ -169,8 +169,7 @@ class L2CompressionDP(_GaussianMechanism):
         clips most rows is flagged too. On breast cancer (300-569 rows, epsilon 1-10)
         it was within 20 % of the realised distortion, or so flagged, in 150 of 150 fits
         (79 within, 133 flagged; fresh noise in each run;
-        ``benchmarks/bench_private_release.py``). NaN
-        when nothing was estimated
+        ``benchmarks/bench_private_release.py``). NaN when nothing was estimated
         (``fallback_="zeros"``: the release is 0, and its distortion the rows' mean
         squared norm, which was not estimated).
     distortion_measure_ : str
