@@ -4,10 +4,10 @@
 reads the sources the pages are built from and holds every code line to the number of
 characters its box shows at a 1280 px window, so that an over-long line fails the suite before
 any build. The widths were measured on the built site at 1280 px (issue 36: the box's width
-less its padding over the width of one character of the code font, 8.4 px): a code block of a
-user-guide page shows 79 characters, 75 inside a list; a docstring's Examples show 75
-characters on a function's or class's API page, 71 in a method's (one level deeper); a
-top-level page (no sidebars) shows 98.
+less its 2 x 16 px padding over the width of one character of the 14 px code font, 8.43 px): a
+code block of a user-guide page (702 px) shows 79 characters, 75 inside a list; a docstring's
+Examples show 75 characters on a function's or class's API page (670 px), 71 in a method's
+(638 px, one level deeper); a top-level page (no sidebars) shows 98.
 """
 
 import ast
