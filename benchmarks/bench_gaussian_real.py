@@ -41,12 +41,11 @@ script prints, per experiment and convention, the first epsilon at which the
 released-protocol curve does either (mean less one or two standard deviations
 above the majority; mean within 2 points of the non-private accuracy) beside
 those claims, with "agrees" / "differs", and the verdict under both readings
-of "significantly": with one standard deviation (the thesis's error bars) a run
-of 100 splits before the noise-grid change agreed with both claims in 2/3
-experiments under 2R and 1/3 under R, and with two 0/3 under 2R; with two under
-R, the run reported in issue 36 (today's code) gives 2/3 (breast cancer under R
-first beats the majority at epsilon 10), not that run's 3/3. Rerun before
-quoting these. Writes
+of "significantly". Run for issue 36 (100 splits, today's code, 8.5 min wall on a
+loaded shared 2-core machine): with one standard deviation (the thesis's error
+bars) 2R agrees with both claims in 2/3 experiments and R in 1/3; with two, 2R in
+0/3 and R in 2/3 (breast cancer under R first beats the majority at epsilon 10;
+an older run, before the noise-grid change, said 3/3). Writes
 ``gaussian_real.csv`` and ``gaussian_real.png`` under ``benchmarks/results/``.
 """
 

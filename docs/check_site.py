@@ -30,7 +30,7 @@ each page the script checks that
   than the window;
 * at the desktop width (1280 px) the gallery's code blocks and printed output,
   the tables of the gallery and the user guide (the results tables) and the
-  code (Python, doctests) of the user guide and the API pages fit their box:
+  code (Python, doctests) of every page (user guide, API, top level) fit their box:
   their content is at most a few pixels wider than the element, so that no
   column of a result or end of a comment has to be scrolled into view
   (``must_fit``).
@@ -206,36 +206,26 @@ INSPECT_LAYOUT = r"""
 """
 
 # At the desktop width, code and results must be readable without scrolling sideways: the
-# gallery's code blocks and printed output, and the tables of the gallery and the user guide
-# (a results table whose adversary column had to be scrolled into view was issue 27). A few
-# pixels of slack absorb sub-pixel rounding and borders.
+# gallery's code blocks and printed output, the tables of the gallery and the user guide (a
+# results table whose adversary column had to be scrolled into view was issue 27), and the code
+# (Python, doctests) of every other page, whose cut comments had to be scrolled into view
+# (issue 36). A few pixels of slack absorb sub-pixel rounding and borders.
 FIT_WIDTH = 1280
 FIT_TOLERANCE = 4
-
-
-# The pages whose code (Python, doctests) must fit: those whose comments were cut at 1280 px
-# (issue 36). The other user-guide and API pages still had 57 such blocks when this was
-# measured; they scroll, and join this list as they are shortened.
-_CODE_MUST_FIT = {
-    "user_guide/leakage.html",
-    "generated/sklearn_privacy.metrics.leakage_score.html",
-}
 
 
 def must_fit(page, kind):
     """Whether an element of ``kind`` ("code", "output" or "table") on ``page`` must fit its box.
 
     ``page`` is the path of the page relative to the site's root (``auto_examples/x.html``).
-    Everything of the gallery; the tables and the code (Python, doctests: what a reader
-    copies, whose comments were cut, issue 36) of the user guide; the code of the API pages
-    (a docstring's Examples). Printed output outside the gallery may scroll.
+    Everything of the gallery; the code (Python, doctests: what a reader copies) of every
+    page: the user guide, the API pages (a docstring's Examples) and the top-level pages; the
+    tables of the user guide. Printed output outside the gallery may scroll.
     """
     folder = page.split("/", 1)[0] if "/" in page else ""
     if folder == "auto_examples":
         return True
-    if folder == "user_guide":
-        return kind == "table" or (kind == "code" and page in _CODE_MUST_FIT)
-    return kind == "code" and page in _CODE_MUST_FIT
+    return kind == "code" or (kind == "table" and folder == "user_guide")
 
 
 def fit_problems(page, width, boxes, tolerance=FIT_TOLERANCE):

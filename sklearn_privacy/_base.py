@@ -103,7 +103,8 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     >>> class AddNoise(BaseMechanism):
     ...     _requires_sensitive = False
     ...
-    ...     def __init__(self, scale=1.0, *, sensitive=None, random_state=None):
+    ...     def __init__(self, scale=1.0, *, sensitive=None,
+    ...                  random_state=None):
     ...         self.scale = scale
     ...         self.sensitive = sensitive
     ...         self.random_state = random_state

@@ -123,7 +123,8 @@ class UnseenCategoryWarning(UserWarning):
     >>> funnel = PrivacyFunnelTransformer(sensitive=[0]).fit(X)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     _ = funnel.transform(np.array([["F", "a"], ["M", "typo"]], dtype=object))
+    ...     new = np.array([["F", "a"], ["M", "typo"]], dtype=object)
+    ...     _ = funnel.transform(new)
     >>> [w.category.__name__ for w in caught], funnel.n_unseen_rows_
     (['UnseenCategoryWarning'], 1)
     >>> warnings.simplefilter("ignore", UnseenCategoryWarning)  # silence it

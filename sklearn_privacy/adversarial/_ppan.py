@@ -313,7 +313,8 @@ class PPANTransformer(BaseMechanism):
     >>> rng = np.random.default_rng(0)
     >>> s = rng.integers(0, 2, 400)
     >>> x = np.where(rng.random(400) < 0.9, s, 1 - s)
-    >>> mech = PPANTransformer(max_distortion=0.1, sensitive=[0], random_state=0)
+    >>> mech = PPANTransformer(max_distortion=0.1, sensitive=[0],
+    ...                        random_state=0)
     >>> Xt = mech.fit_transform(np.c_[s, x])
     >>> Xt.shape, mech.release_, mech.converged_
     ((400, 1), 'categorical', True)

@@ -112,8 +112,8 @@ def audit_from_statistics(
     >>> from sklearn_privacy.audit import audit_from_statistics
     >>> rng = np.random.default_rng(0)
     >>> result = audit_from_statistics(
-    ...     rng.normal(0.0, 1.0, 20000), rng.normal(1.0, 1.0, 20000), delta=1e-5,
-    ...     claimed_mu=1.0, random_state=0)
+    ...     rng.normal(0.0, 1.0, 20000), rng.normal(1.0, 1.0, 20000),
+    ...     delta=1e-5, claimed_mu=1.0, random_state=0)
     >>> round(result.mu_lower, 2), result.violated
     (0.94, False)
     """

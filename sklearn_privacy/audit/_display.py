@@ -57,8 +57,9 @@ class AuditDisplay:
     >>> import numpy as np
     >>> from sklearn_privacy.audit import AuditDisplay, audit_from_statistics
     >>> rng = np.random.default_rng(0)
-    >>> result = audit_from_statistics(rng.normal(size=2000), rng.normal(2.0, size=2000),
-    ...                                delta=1e-5, claimed_epsilon=1.0, random_state=0)
+    >>> result = audit_from_statistics(
+    ...     rng.normal(size=2000), rng.normal(2.0, size=2000),
+    ...     delta=1e-5, claimed_epsilon=1.0, random_state=0)
     >>> display = AuditDisplay.from_audit(result)
     >>> [t.get_text() for t in display.ax_.get_legend().get_texts()][:2]
     ['mechanism (epsilon >= 3.21)', 'allowed by (1, 1e-05)-DP']
@@ -118,7 +119,8 @@ class AuditDisplay:
         --------
         >>> import matplotlib.pyplot as plt
         >>> from sklearn_privacy.audit import AuditDisplay
-        >>> display = AuditDisplay(fpr=[0, 0.2, 1], tpr=[0, 0.7, 1], epsilon=1.0, delta=0.0)
+        >>> display = AuditDisplay(fpr=[0, 0.2, 1], tpr=[0, 0.7, 1],
+        ...                        epsilon=1.0, delta=0.0)
         >>> display = display.plot()
         >>> display.ax_.get_xlabel()
         "false positive rate (D taken for D')"
@@ -196,10 +198,12 @@ class AuditDisplay:
         --------
         >>> import matplotlib.pyplot as plt
         >>> import numpy as np
-        >>> from sklearn_privacy.audit import AuditDisplay, audit_from_statistics
+        >>> from sklearn_privacy.audit import (
+        ...     AuditDisplay, audit_from_statistics)
         >>> rng = np.random.default_rng(0)
-        >>> result = audit_from_statistics(rng.normal(size=500), rng.normal(1.0, size=500),
-        ...                                delta=1e-5, claimed_mu=1.0, random_state=0)
+        >>> result = audit_from_statistics(
+        ...     rng.normal(size=500), rng.normal(1.0, size=500),
+        ...     delta=1e-5, claimed_mu=1.0, random_state=0)
         >>> AuditDisplay.from_audit(result).mu
         1.0
         >>> plt.close("all")
@@ -258,8 +262,10 @@ class AuditDisplay:
         >>> from sklearn_privacy.audit import AuditDisplay
         >>> from sklearn_privacy.gaussian import L2CompressionDP
         >>> X = np.random.default_rng(0).normal(size=(100, 2))
-        >>> mech = L2CompressionDP(epsilon=8.0, clip_radius=3.0, fit_data="public")
-        >>> display = AuditDisplay.from_estimator(mech, X, n_trials=100, random_state=0)
+        >>> mech = L2CompressionDP(epsilon=8.0, clip_radius=3.0,
+        ...                        fit_data="public")
+        >>> display = AuditDisplay.from_estimator(mech, X, n_trials=100,
+        ...                                       random_state=0)
         >>> display.result_.n_trials
         100
         >>> plt.close("all")

@@ -199,7 +199,8 @@ def discretize_adult(frame):
     --------
     >>> import pandas as pd
     >>> from sklearn_privacy.datasets import discretize_adult
-    >>> df = pd.DataFrame({"age": [17, 30, 80], "education": ["9th", "Masters", "HS-grad"]})
+    >>> df = pd.DataFrame({"age": [17, 30, 80],
+    ...                    "education": ["9th", "Masters", "HS-grad"]})
     >>> discretize_adult(df)["age"].tolist()
     ['<25', '25-34', '75+']
     >>> discretize_adult(df)["education"].tolist()

@@ -147,10 +147,11 @@ def fetch_breast_cancer_wisconsin(
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
-    ...     fetch_breast_cancer_wisconsin(data_home=empty, download_if_missing=False)
+    ...     fetch_breast_cancer_wisconsin(data_home=empty,
+    ...                                   download_if_missing=False)
     Traceback (most recent call last):
         ...
-    FileNotFoundError: Data file not found: ...breast-cancer-wisconsin.data. ...
+    FileNotFoundError: ...not found: ...breast-cancer-wisconsin.data. ...
     """
     path = fetch_file(BREAST_CANCER_WISCONSIN, data_home, download_if_missing, verify_checksum)
     with reading(path, "comma-separated Breast Cancer Wisconsin text"):

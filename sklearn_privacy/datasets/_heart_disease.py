@@ -197,7 +197,8 @@ def discretize_heart_disease(frame, *, age_bins=None, chol_bins=None):
     --------
     >>> import pandas as pd
     >>> from sklearn_privacy.datasets import discretize_heart_disease
-    >>> df = pd.DataFrame({"age": [28, 54], "sex": [1, 0], "chol": [132.0, float("nan")]})
+    >>> df = pd.DataFrame({"age": [28, 54], "sex": [1, 0],
+    ...                    "chol": [132.0, float("nan")]})
     >>> discretize_heart_disease(df)["chol"].tolist()
     [132, -1]
     >>> discretize_heart_disease(df, chol_bins=[200, 240])["chol"].tolist()
@@ -294,7 +295,8 @@ def fetch_heart_disease_hungarian(
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as empty:  # doctest: +ELLIPSIS
-    ...     fetch_heart_disease_hungarian(data_home=empty, download_if_missing=False)
+    ...     fetch_heart_disease_hungarian(data_home=empty,
+    ...                                   download_if_missing=False)
     Traceback (most recent call last):
         ...
     FileNotFoundError: Data file not found: ...processed.hungarian.data. ...

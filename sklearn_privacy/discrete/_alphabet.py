@@ -98,7 +98,8 @@ class CategoricalAlphabet:
 
     >>> from sklearn_privacy.discrete import PrivacyFunnelTransformer
     >>> s = np.array([0, 1, 0, 1] * 10)
-    >>> funnel = PrivacyFunnelTransformer(threshold=0.3).fit(X[[0, 1, 2, 3] * 10], sensitive=s)
+    >>> funnel = PrivacyFunnelTransformer(threshold=0.3)
+    >>> funnel = funnel.fit(X[[0, 1, 2, 3] * 10], sensitive=s)
     >>> first = np.flatnonzero(funnel.labels_ == 0)
     >>> funnel.alphabet_.n_symbols_, funnel.alphabet_.decode(first).tolist()
     (3, [['a', 1], ['b', 1]])

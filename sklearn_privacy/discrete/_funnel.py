@@ -145,11 +145,13 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     >>> from sklearn_privacy.discrete import PrivacyFunnelTransformer
     >>> rng = np.random.default_rng(0)
     >>> s = rng.integers(0, 2, 500)
-    >>> X = np.column_stack([s ^ (rng.random(500) < 0.2), rng.integers(0, 3, 500), s])
+    >>> noisy = s ^ (rng.random(500) < 0.2)
+    >>> X = np.column_stack([noisy, rng.integers(0, 3, 500), s])
     >>> funnel = PrivacyFunnelTransformer(threshold=0.5, sensitive=[2]).fit(X)
     >>> funnel.transform(X[:3]).shape
     (3, 1)
-    >>> bool(funnel.leakage_ < funnel.path_.leakage[0]), funnel.get_feature_names_out()
+    >>> (bool(funnel.leakage_ < funnel.path_.leakage[0]),
+    ...  funnel.get_feature_names_out())
     (True, array(['merged_symbol'], dtype=object))
     """
 

@@ -747,7 +747,8 @@ def greedy_sweep(joint, thresholds, *, objective="funnel"):
     >>> [round(float(path.leakage[-1]), 4) for path in paths]
     [0.0013, 0.0034]
     >>> all(
-    ...     np.array_equal(path.merges, greedy_merge(joint, threshold=t).merges)
+    ...     np.array_equal(path.merges,
+    ...                    greedy_merge(joint, threshold=t).merges)
     ...     for path, t in zip(paths, [0.3, 0.6])
     ... )
     True

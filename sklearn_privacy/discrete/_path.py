@@ -68,10 +68,12 @@ class MergePath(_MergePathBase):
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_privacy.discrete import MergePath, PrivacyFunnelTransformer
+    >>> from sklearn_privacy.discrete import (
+    ...     MergePath, PrivacyFunnelTransformer)
     >>> s = np.array([0, 0, 0, 1, 1, 1, 0, 1] * 20)
     >>> x = np.array([0, 0, 1, 2, 2, 3, 4, 4] * 20)
-    >>> funnel = PrivacyFunnelTransformer(threshold=0.6).fit(x[:, None], sensitive=s)
+    >>> funnel = PrivacyFunnelTransformer(threshold=0.6)
+    >>> funnel = funnel.fit(x[:, None], sensitive=s)
     >>> path = funnel.path_
     >>> isinstance(path, MergePath), path.merges.tolist(), path.n_clusters
     (True, [[0, 2], [1, 3]], 3)
@@ -122,8 +124,10 @@ class IACPath(_MergePathBase):
     Examples
     --------
     >>> from sklearn_privacy.discrete import IACPath, iac_mdsf
-    >>> path = iac_mdsf([[0.3, 0.1, 0.05, 0.05], [0.05, 0.2, 0.05, 0.2]], lam=0.2)
-    >>> isinstance(path, IACPath), [w.tolist() for w in path.merged_sets], path.n_solves
+    >>> joint = [[0.3, 0.1, 0.05, 0.05], [0.05, 0.2, 0.05, 0.2]]
+    >>> path = iac_mdsf(joint, lam=0.2)
+    >>> merged = [w.tolist() for w in path.merged_sets]
+    >>> isinstance(path, IACPath), merged, path.n_solves
     (True, [[0, 3]], 2)
     >>> path.lagrangian.round(3).tolist(), path.labels.tolist()
     ([-0.097, -0.154], [0, 1, 2, 0])

@@ -252,9 +252,11 @@ def min_norm_point(F, *, tol=1e-10, max_iter=10000):
 
     >>> import numpy as np
     >>> from sklearn_privacy.discrete import iac_mdsf
-    >>> joint = np.array([[0.25, 0.1, 0.05, 0.05, 0.05], [0.05, 0.15, 0.05, 0.2, 0.05]])
+    >>> joint = np.array([[0.25, 0.1, 0.05, 0.05, 0.05],
+    ...                   [0.05, 0.15, 0.05, 0.2, 0.05]])
     >>> path = iac_mdsf(joint, lam=0.0, solver="ssp")
-    >>> [w.tolist() for w in path.merged_sets], round(float(path.leakage[-1]), 12)
+    >>> merged = [w.tolist() for w in path.merged_sets]
+    >>> merged, round(float(path.leakage[-1]), 12)
     ([[0, 1, 2, 3, 4]], 0.0)
     """
     n = F.n

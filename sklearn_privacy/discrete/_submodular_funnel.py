@@ -126,9 +126,11 @@ class SubmodularFunnel(_MergeMechanism):
     >>> from sklearn_privacy.discrete import SubmodularFunnel
     >>> rng = np.random.default_rng(0)
     >>> s = rng.integers(0, 2, 500)
-    >>> X = np.column_stack([s ^ (rng.random(500) < 0.2), rng.integers(0, 3, 500)])
+    >>> noisy = s ^ (rng.random(500) < 0.2)
+    >>> X = np.column_stack([noisy, rng.integers(0, 3, 500)])
     >>> funnel = SubmodularFunnel(lam=1.0).fit(X, sensitive=s)
-    >>> bool(funnel.leakage_ < funnel.path_.leakage[0]), funnel.transform(X[:2]).shape
+    >>> (bool(funnel.leakage_ < funnel.path_.leakage[0]),
+    ...  funnel.transform(X[:2]).shape)
     (True, (2, 1))
     """
 

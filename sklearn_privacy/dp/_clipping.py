@@ -91,7 +91,8 @@ def clip_to_ball(X, radius, center=None):
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.dp import clip_to_ball
-    >>> clip_to_ball(np.array([[3.0, 4.0], [1e300, 1e300]]), 1.0).round(3).tolist()
+    >>> X = np.array([[3.0, 4.0], [1e300, 1e300]])
+    >>> clip_to_ball(X, 1.0).round(3).tolist()
     [[0.6, 0.8], [0.707, 0.707]]
     """
     Xc, squares = centred_squares(X, center)

@@ -455,7 +455,8 @@ def gaussian_dp_mu(epsilon, delta):
 
     Examples
     --------
-    >>> from sklearn_privacy.dp import gaussian_dp_mu, gaussian_dp_delta_from_mu
+    >>> from sklearn_privacy.dp import (
+    ...     gaussian_dp_delta_from_mu, gaussian_dp_mu)
     >>> mu = gaussian_dp_mu(1.0, 1e-5)
     >>> round(mu, 6)
     0.268051

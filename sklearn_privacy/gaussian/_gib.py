@@ -205,7 +205,8 @@ class GaussianIBTransformer(_GaussianMechanism):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(1000, 3))
     >>> y = X[:, 0] + 0.5 * rng.normal(size=1000)
-    >>> gib = GaussianIBTransformer(beta=1.3, fit_data="public", clip_radius=1.0).fit(X, y)
+    >>> gib = GaussianIBTransformer(beta=1.3, fit_data="public",
+    ...                             clip_radius=1.0).fit(X, y)
     >>> gib.transform(X).shape, gib.n_components_, round(gib.epsilon_, 2)
     ((1000, 1), 1, 2.73)
     """

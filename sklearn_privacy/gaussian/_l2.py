@@ -215,7 +215,8 @@ class L2CompressionDP(_GaussianMechanism):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(2000, 3))
     >>> mech = L2CompressionDP(epsilon=10.0).fit(X)
-    >>> mech.transform(X).shape, round(mech.epsilon_, 6), round(mech.privacy_spent()[0], 6)
+    >>> T = mech.transform(X)
+    >>> T.shape, round(mech.epsilon_, 6), round(mech.privacy_spent()[0], 6)
     ((2000, 3), 10.0, 10.0)
     """
 

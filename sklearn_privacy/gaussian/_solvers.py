@@ -54,8 +54,10 @@ def l2_compression(cov, beta, n_components=None):
     --------
     >>> from sklearn_privacy.gaussian import l2_compression
     >>> sol = l2_compression([[4.0, 0.0], [0.0, 0.25]], beta=2.0)
-    >>> sol["scale"].tolist(), sol["noise_variance"].tolist(), sol["distortion"]
-    ([0.875], [0.4375], 0.75)
+    >>> sol["scale"].tolist(), sol["noise_variance"].tolist()
+    ([0.875], [0.4375])
+    >>> sol["distortion"]
+    0.75
     """
     cov = check_psd_matrix(cov, "cov")
     s, v = _descending_eigh(cov)
@@ -185,8 +187,10 @@ def gaussian_information_bottleneck(cov_x, cov_xy, cov_y, beta):
     Examples
     --------
     >>> from sklearn_privacy.gaussian import gaussian_information_bottleneck
-    >>> sol = gaussian_information_bottleneck([[1.0]], [[0.5]], [[1.0]], beta=8.0)
-    >>> sol["critical_betas"].round(4).tolist(), sol["components"].round(4).tolist()
+    >>> sol = gaussian_information_bottleneck([[1.0]], [[0.5]], [[1.0]],
+    ...                                       beta=8.0)
+    >>> (sol["critical_betas"].round(4).tolist(),
+    ...  sol["components"].round(4).tolist())
     ([4.0], [[1.1547]])
     """
     lam, vecs, *_ = _relevance_eigen(cov_x, cov_xy, cov_y, "cov_y")
@@ -261,7 +265,8 @@ def gaussian_privacy_funnel(cov_x, cov_xs, cov_s, disclosure):
     Examples
     --------
     >>> from sklearn_privacy.gaussian import gaussian_privacy_funnel
-    >>> sol = gaussian_privacy_funnel([[1.0, 0.0], [0.0, 1.0]], [[0.8], [0.0]], [[1.0]], 1.0)
+    >>> sol = gaussian_privacy_funnel([[1.0, 0.0], [0.0, 1.0]], [[0.8], [0.0]],
+    ...                               [[1.0]], 1.0)
     >>> round(sol["leakage"], 12)
     0.0
     """

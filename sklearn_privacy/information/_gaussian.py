@@ -140,9 +140,11 @@ def gaussian_channel_rate(snr, *, axis=None):
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.information import gaussian_channel_rate
-    >>> bool(np.isclose(gaussian_channel_rate([1.0, 3.0]), 0.5 * np.log(2 * 4)))
+    >>> rate = gaussian_channel_rate([1.0, 3.0])
+    >>> bool(np.isclose(rate, 0.5 * np.log(2 * 4)))
     True
-    >>> gaussian_channel_rate([[0.0, 0.0], [np.e**2 - 1, 0.0]], axis=-1).round(6)
+    >>> snr = [[0.0, 0.0], [np.e**2 - 1, 0.0]]
+    >>> gaussian_channel_rate(snr, axis=-1).round(6)
     array([0., 1.])
     """
     snr = np.asarray(snr, dtype=float)
@@ -181,11 +183,15 @@ def gaussian_mutual_information_from_correlation(rho, *, axis=None):
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.information import (
-    ...     gaussian_mutual_information, gaussian_mutual_information_from_correlation)
+    ...     gaussian_mutual_information,
+    ...     gaussian_mutual_information_from_correlation,
+    ... )
     >>> mi = gaussian_mutual_information_from_correlation(0.6)
-    >>> bool(np.isclose(mi, gaussian_mutual_information([[1, 0.6], [0.6, 1]], [0], [1])))
+    >>> cov = [[1, 0.6], [0.6, 1]]
+    >>> bool(np.isclose(mi, gaussian_mutual_information(cov, [0], [1])))
     True
-    >>> gaussian_mutual_information_from_correlation([0.0, 0.6], axis=()).round(6)
+    >>> rho = [0.0, 0.6]
+    >>> gaussian_mutual_information_from_correlation(rho, axis=()).round(6)
     array([0.      , 0.223144])
     """
     rho = np.asarray(rho, dtype=float)

@@ -74,7 +74,8 @@ def merge_costs(joint, i, others=None, potentials=None):
     >>> import numpy as np
     >>> from sklearn_privacy.information import merge_costs
     >>> joint = np.array([[0.25, 0.0], [0.0, 0.75]])
-    >>> bool(np.isclose(merge_costs(joint, 0, [1])[0], -0.25 * np.log(0.25) - 0.75 * np.log(0.75)))
+    >>> entropy = -0.25 * np.log(0.25) - 0.75 * np.log(0.75)
+    >>> bool(np.isclose(merge_costs(joint, 0, [1])[0], entropy))
     True
     """
     joint = np.asarray(joint, dtype=float)

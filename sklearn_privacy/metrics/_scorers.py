@@ -290,7 +290,8 @@ def is_privacy_scorer(scorer):
     Examples
     --------
     >>> from sklearn.metrics import get_scorer
-    >>> from sklearn_privacy.metrics import is_privacy_scorer, make_leakage_scorer
+    >>> from sklearn_privacy.metrics import (
+    ...     is_privacy_scorer, make_leakage_scorer)
     >>> scorer = make_leakage_scorer()
     >>> is_privacy_scorer(scorer), scorer.measure
     (True, 'leakage')
@@ -399,7 +400,8 @@ def exact_leakage_score(estimator, X, *, sensitive=None, n_shuffles=0):
     >>> s = rng.integers(0, 2, 500)
     >>> X = np.c_[s, (s + (rng.random(500) < 0.2)) % 2]
     >>> mech = ConvexPrivacyMapping(0.3, sensitive=[0]).fit(X)
-    >>> round(exact_leakage_score(mech, X), 4) <= round(mech.leakage_ + 1e-4, 4)
+    >>> exact = round(exact_leakage_score(mech, X), 4)
+    >>> exact <= round(mech.leakage_ + 1e-4, 4)
     True
     """
     mechanism, X_mech = find_mechanism(estimator, X)
@@ -531,8 +533,8 @@ def make_leakage_scorer(
     --------
     >>> from sklearn_privacy.metrics import make_leakage_scorer
     >>> make_leakage_scorer(estimator="plugin")  # doctest: +NORMALIZE_WHITESPACE
-    make_leakage_scorer(estimator='plugin', n_neighbors=5, n_splits=5, n_shuffles=0,
-                        greater_is_better=False)
+    make_leakage_scorer(estimator='plugin', n_neighbors=5, n_splits=5,
+                        n_shuffles=0, greater_is_better=False)
     """
     kwargs = {
         "estimator": estimator,
@@ -592,8 +594,9 @@ def make_adversary_scorer(
     Examples
     --------
     >>> from sklearn_privacy.metrics import make_adversary_scorer
-    >>> make_adversary_scorer()
-    make_adversary_scorer(adversary=None, train_size=0.5, random_state=0, greater_is_better=False)
+    >>> make_adversary_scorer()  # doctest: +NORMALIZE_WHITESPACE
+    make_adversary_scorer(adversary=None, train_size=0.5, random_state=0,
+                          greater_is_better=False)
     """
     kwargs = {"adversary": adversary, "train_size": train_size, "random_state": random_state}
     return _AdversaryScorer(1 if greater_is_better else -1, kwargs)

@@ -158,14 +158,19 @@ def tradeoff_curve(
     >>> from sklearn_privacy import L2CompressionDP
     >>> from sklearn_privacy.model_selection import tradeoff_curve
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> # a fixed, public transform (a StandardScaler would be fitted on the private rows)
-    >>> pipe = make_pipeline(FunctionTransformer(np.log1p), L2CompressionDP(clip_radius=2.0),
+    >>> # a fixed, public transform (a StandardScaler would be fitted on the
+    >>> # private rows)
+    >>> pipe = make_pipeline(FunctionTransformer(np.log1p),
+    ...                      L2CompressionDP(clip_radius=2.0),
     ...                      LogisticRegression(max_iter=1000))
-    >>> result = tradeoff_curve(pipe, X, y, param_name="l2compressiondp__epsilon",
-    ...                         param_range=[10.0, 1000.0], scoring={"accuracy": "accuracy"}, cv=3)
+    >>> result = tradeoff_curve(pipe, X, y,
+    ...                         param_name="l2compressiondp__epsilon",
+    ...                         param_range=[10.0, 1000.0],
+    ...                         scoring={"accuracy": "accuracy"}, cv=3)
     >>> result.test_scores["accuracy"].shape
     (2, 3)
-    >>> bool(result.mean_test_scores["accuracy"][1] > result.mean_test_scores["accuracy"][0])
+    >>> accuracy = result.mean_test_scores["accuracy"]
+    >>> bool(accuracy[1] > accuracy[0])
     True
     """
     X, y = indexable(X, y)

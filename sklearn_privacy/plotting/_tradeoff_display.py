@@ -195,7 +195,8 @@ class TradeoffDisplay:
     >>> import matplotlib.pyplot as plt
     >>> from sklearn_privacy.plotting import TradeoffDisplay
     >>> display = TradeoffDisplay(
-    ...     [0.02, 0.30, 0.10], [0.76, 0.81, 0.79], param_range=[0.6, 0.99, 0.9],
+    ...     [0.02, 0.30, 0.10], [0.76, 0.81, 0.79],
+    ...     param_range=[0.6, 0.99, 0.9],
     ...     baselines={"majority class": 0.75, "no mechanism": (0.36, 0.82)},
     ... )
     >>> display.pareto_indices().tolist()
@@ -259,7 +260,8 @@ class TradeoffDisplay:
         Examples
         --------
         >>> from sklearn_privacy.plotting import TradeoffDisplay
-        >>> TradeoffDisplay([0.1, 0.3, 0.2], [0.7, 0.9, 0.6]).pareto_indices().tolist()
+        >>> display = TradeoffDisplay([0.1, 0.3, 0.2], [0.7, 0.9, 0.6])
+        >>> display.pareto_indices().tolist()
         [0, 1]
         """
         return self._pareto(np.arange(self.leakage.size))
@@ -322,9 +324,11 @@ class TradeoffDisplay:
         >>> import matplotlib.pyplot as plt
         >>> from sklearn_privacy.plotting import TradeoffDisplay
         >>> funnel = TradeoffDisplay([0.0, 0.1, 0.3], [0.75, 0.78, 0.80],
-        ...                          param_range=[0.5, 0.9, 0.99], estimator_name="funnel")
+        ...                          param_range=[0.5, 0.9, 0.99],
+        ...                          estimator_name="funnel")
         >>> funnel = funnel.plot()
-        >>> other = TradeoffDisplay([0.05, 0.2], [0.74, 0.79]).plot(ax=funnel.ax_, name="other")
+        >>> other = TradeoffDisplay([0.05, 0.2], [0.74, 0.79])
+        >>> other = other.plot(ax=funnel.ax_, name="other")
         >>> [text.get_text() for text in other.ax_.get_legend().get_texts()]
         ['funnel', 'other', 'Pareto front']
         >>> plt.close("all")
@@ -548,11 +552,13 @@ class TradeoffDisplay:
         >>> import numpy as np
         >>> from sklearn.utils import Bunch
         >>> from sklearn_privacy.plotting import TradeoffDisplay
+        >>> scores = {"leakage": np.array([[-0.1, -0.2], [-0.5, -0.7]]),
+        ...           "accuracy": np.array([[0.7, 0.8], [0.9, 0.9]])}
         >>> result = Bunch(param_range=np.array([1, 10], dtype=object),
-        ...                test_scores={"leakage": np.array([[-0.1, -0.2], [-0.5, -0.7]]),
-        ...                             "accuracy": np.array([[0.7, 0.8], [0.9, 0.9]])})
+        ...                test_scores=scores)
         >>> display = TradeoffDisplay.from_tradeoff(result)
-        >>> display.leakage.round(2).tolist(), display.leakage_std.round(2).tolist()
+        >>> (display.leakage.round(2).tolist(),
+        ...  display.leakage_std.round(2).tolist())
         ([0.15, 0.6], [0.05, 0.1])
         """
         points = tradeoff_display_kwargs(
@@ -631,10 +637,12 @@ class TradeoffDisplay:
         >>> s = rng.integers(0, 2, 400)
         >>> x = 2 * rng.integers(0, 4, 400) + (s ^ (rng.random(400) < 0.2))
         >>> X, y = np.c_[s, x], (x > 3).astype(int)
-        >>> pipe = Pipeline([("privacy", PrivacyFunnelTransformer(sensitive=[0])),
+        >>> privacy = PrivacyFunnelTransformer(sensitive=[0])
+        >>> pipe = Pipeline([("privacy", privacy),
         ...                  ("clf", LogisticRegression())])
         >>> display = TradeoffDisplay.from_estimator(
-        ...     pipe, X, y, param_name="privacy__threshold", param_range=[0.5, 0.9],
+        ...     pipe, X, y, param_name="privacy__threshold",
+        ...     param_range=[0.5, 0.9],
         ...     leakage_scorer=make_leakage_scorer(estimator="plugin"), cv=2)
         >>> display.leakage.shape
         (2,)
@@ -741,20 +749,25 @@ class TradeoffDisplay:
         >>> from sklearn.model_selection import GridSearchCV
         >>> from sklearn.pipeline import Pipeline
         >>> from sklearn_privacy import PrivacyFunnelTransformer
-        >>> from sklearn_privacy.metrics import make_adversary_scorer, make_leakage_scorer
+        >>> from sklearn_privacy.metrics import (
+        ...     make_adversary_scorer, make_leakage_scorer)
         >>> from sklearn_privacy.plotting import TradeoffDisplay
         >>> rng = np.random.default_rng(0)
         >>> s = rng.integers(0, 2, 400)
         >>> x = 2 * rng.integers(0, 4, 400) + (s ^ (rng.random(400) < 0.2))
         >>> X, y = np.c_[s, x], (x > 3).astype(int)
-        >>> pipe = Pipeline([("privacy", PrivacyFunnelTransformer(sensitive=[0])),
+        >>> privacy = PrivacyFunnelTransformer(sensitive=[0])
+        >>> pipe = Pipeline([("privacy", privacy),
         ...                  ("clf", LogisticRegression())])
+        >>> scoring = {"accuracy": "accuracy",
+        ...            "adversary": make_adversary_scorer(),
+        ...            "leakage": make_leakage_scorer(estimator="plugin")}
         >>> search = GridSearchCV(
-        ...     pipe, {"privacy__threshold": [0.5, 0.7, 0.9]}, cv=2, refit=False,
-        ...     scoring={"accuracy": "accuracy", "adversary": make_adversary_scorer(),
-        ...              "leakage": make_leakage_scorer(estimator="plugin")}).fit(X, y)
+        ...     pipe, {"privacy__threshold": [0.5, 0.7, 0.9]}, cv=2,
+        ...     refit=False, scoring=scoring).fit(X, y)
+        >>> majority = max(np.mean(y), 1 - np.mean(y))
         >>> display = TradeoffDisplay.from_search(
-        ...     search, baselines={"majority class": max(np.mean(y), 1 - np.mean(y))})
+        ...     search, baselines={"majority class": majority})
         >>> bool(np.all(display.leakage >= 0))
         True
         >>> display = TradeoffDisplay.from_search(search, leakage="adversary")

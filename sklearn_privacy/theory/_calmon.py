@@ -107,7 +107,8 @@ def zeta_distribution(joint):
 
     Examples
     --------
-    >>> from sklearn_privacy.theory import counting_query_joint, zeta_distribution
+    >>> from sklearn_privacy.theory import (
+    ...     counting_query_joint, zeta_distribution)
     >>> (zeta_distribution(counting_query_joint(3)) * 8).round(6)
     array([1., 3., 3., 1.])
     """
@@ -179,7 +180,8 @@ def maximum_leakage_from_zeta(joint, mapping):
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.information import max_information_leakage
-    >>> from sklearn_privacy.theory import counting_query_joint, maximum_leakage_from_zeta
+    >>> from sklearn_privacy.theory import (
+    ...     counting_query_joint, maximum_leakage_from_zeta)
     >>> joint, mapping = counting_query_joint(3), np.full((4, 2), 0.5)
     >>> mapping[0] = [1.0, 0.0]
     >>> leak = maximum_leakage_from_zeta(joint, mapping)
@@ -456,7 +458,8 @@ def information_privacy_level(joint):
     --------
     >>> import numpy as np
     >>> from sklearn_privacy.theory import information_privacy_level
-    >>> round(information_privacy_level(np.array([[0.3, 0.2], [0.2, 0.3]])), 6)  # |log 0.8|
+    >>> joint = np.array([[0.3, 0.2], [0.2, 0.3]])
+    >>> round(information_privacy_level(joint), 6)  # |log 0.8|
     0.223144
     """
     joint = np.asarray(joint, dtype=float)

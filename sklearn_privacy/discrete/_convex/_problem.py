@@ -31,13 +31,14 @@ class ConvexSolverError(RuntimeError):
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_privacy.discrete import ConvexSolverError, min_average_leakage_mapping
+    >>> from sklearn_privacy.discrete import (
+    ...     ConvexSolverError, min_average_leakage_mapping)
     >>> joint = np.array([[0.3, 0.1, 0.1], [0.1, 0.1, 0.3]])
     >>> hamming = 1 - np.eye(3)
     >>> try:  # two SCS iterations cannot reach an accurate optimum
     ...     min_average_leakage_mapping(
-    ...         joint, hamming, 0.2, solver="SCS", solver_options={"max_iters": 2}
-    ...     )
+    ...         joint, hamming, 0.2, solver="SCS",
+    ...         solver_options={"max_iters": 2})
     ... except ConvexSolverError as exc:
     ...     print(str(exc).split(":")[0])
     No solver produced the average-leakage mapping

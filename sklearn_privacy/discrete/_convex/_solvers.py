@@ -165,12 +165,14 @@ class ConvexMappingResult(Bunch):
     >>> from sklearn_privacy.discrete import min_maximum_leakage_mapping
     >>> joint = np.array([[0.4, 0.1], [0.1, 0.4]])
     >>> result = min_maximum_leakage_mapping(joint, 1 - np.eye(2), 0.0)
-    >>> list(result)
-    ['mapping', 'leakage_measure', 'leakage', 'average_leakage', 'maximum_leakage', 'distortion', \
-'solver', 'n_iter', 'gap', 'epsilon', 'n_failed']
+    >>> list(result)  # doctest: +NORMALIZE_WHITESPACE
+    ['mapping', 'leakage_measure', 'leakage', 'average_leakage',
+     'maximum_leakage', 'distortion', 'solver', 'n_iter', 'gap', 'epsilon',
+     'n_failed']
     >>> result.leakage_measure, result.solver, result.n_iter, result.gap
     ('maximum', 'closest', 0, 0.0)
-    >>> round(result["leakage"], 6) == round(result.maximum_leakage, 6) == 0.192745
+    >>> leakage = round(result["leakage"], 6)
+    >>> leakage == round(result.maximum_leakage, 6) == 0.192745
     True
     """
 
