@@ -4,14 +4,17 @@
 ``pages`` (the greedy triangle's first touch on ``np.empty`` against ``mmap`` pages, in this
 process), ``certificate`` (maximum leakage at 500 symbols, |S| = 6, Dirichlet(0.5) joint,
 Hamming, budget 0.05: CPU time and certified gap), ``greedy`` (the greedy funnel at 20 000
-dense symbols) and ``convex`` (average leakage on Adult's 2142 symbols); each of the last three
-alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads (the new code's
-``n_jobs`` set to the same count where it takes one), and prints wall and CPU seconds and their
-ratios.
+dense symbols) and ``convex`` (average leakage on Adult's 2142 symbols, the table of
+``bench_convex_scaling.adult_table``; its data from ``$SKLEARN_PRIVACY_DATA``); each of the last
+three alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads under
+``threadpool_limits`` (the greedy's ``n_jobs`` set to the same count; the convex path takes its
+thread count from those limits), and prints wall and CPU seconds, their ratios, and the load
+average before and after each part (wall ratios on a loaded machine are pessimistic).
 """
 
 import argparse
 import mmap
+import os
 import resource
 
 import numpy as np
@@ -49,12 +52,13 @@ _PARTS = {
         "float(-(joint.sum(0) * np.log(joint.sum(0))).sum()){jobs}))",
     ),
     "convex": (
+        "import warnings\n"
+        "from bench_convex_scaling import adult_table\n"
         "from sklearn_privacy.discrete import ConvexPrivacyMapping\n"
-        "from sklearn_privacy.datasets import fetch_adult\n"
-        "X = fetch_adult(data_home={data_home!r}, as_frame=True).frame[\n"
-        "    ['education', 'occupation', 'race', 'sex']].astype(str)",
-        "(lambda m: (float(m.average_leakage_), float(m.gap_), m.n_iter_))("
-        "ConvexPrivacyMapping(0.1, sensitive=['sex'], max_categories=None).fit(X))",
+        "warnings.simplefilter('ignore')\n"
+        "X, w = adult_table()  # S = sex; workclass, education, marital-status, occupation",
+        "(lambda m: (float(m.leakage_), float(m.gap_), m.n_iter_))(ConvexPrivacyMapping("
+        "max_distortion=0.1, sensitive=[0], max_categories=None).fit(X, sample_weight=w))",
     ),
 }
 
@@ -93,6 +97,7 @@ def pages(size=50_000_000, repeats=6):
 def compare(part, baseline, repeats, threads, data_home):
     setup, run = _PARTS[part]
     setup = setup.format(data_home=data_home)
+    os.environ.setdefault("SKLEARN_PRIVACY_DATA", data_home)
     folder = checkout_at_ref(baseline)
     try:
         for n_threads in threads:
@@ -131,7 +136,9 @@ def main():
         if part == "pages":
             pages()
         else:
+            print(f"load average before {part}: {os.getloadavg()}", flush=True)
             compare(part, args.baseline, args.repeats, args.threads, args.data_home)
+            print(f"load average after {part}: {os.getloadavg()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,9 @@ _TIE = 1e-12
 _KERNEL_ELEMENTS = 1 << 17
 # Rows shorter than this are computed several at once (Python overhead per row).
 _SHORT_ROW = 256
+# Least columns per thread when a merge's costs are spread over threads: below
+# it, handing a chunk to a thread costs more than its logarithms.
+_MERGE_CHUNK = 2048
 # The triangle is compacted when this fraction of its slots is merged away
 # (moving it costs O(n^2)), above _COMPACT_MIN slots; the columns of Q, over
 # which every merge computes its costs, at _COMPACT_COLUMNS (O(n |S|)).
@@ -103,8 +106,8 @@ class _MergeState:
     ``tq`` back (-1 once merged away).
     """
 
-    def __init__(self, joint, objective, lam, n_jobs=1):
-        self.objective, self.lam, self.n_jobs = objective, lam, n_jobs
+    def __init__(self, joint, objective, lam, n_jobs=1, pool=None):
+        self.objective, self.lam, self.n_jobs, self.pool = objective, lam, n_jobs, pool
         # Column y of Q: P(S, y) followed by p(y); one row per s so that every
         # vectorised operation runs along the (long) alphabet axis.
         self.Q = np.vstack([joint, joint.sum(axis=0)])
@@ -172,6 +175,28 @@ class _MergeState:
         np.subtract(phi_m, logs[-1], out=phi_m)
         return phi_m, logs[-1]
 
+    def _merged_potentials(self, q_i):
+        """:meth:`_potentials` of every column of ``Q`` plus ``q_i``, over column chunks.
+
+        With a pool, the chunks (at least ``_MERGE_CHUNK`` columns each) run on
+        its threads (numpy releases the GIL in these ufuncs); each column is
+        computed alone, so the values do not depend on the chunks.
+        """
+        Q, merged, logs, phi_m = self.Q, self._merged, self._logs, self._phi_m
+        n_cols = Q.shape[1]
+        n_chunks = 1 if self.pool is None else min(self.n_jobs, n_cols // _MERGE_CHUNK)
+
+        def chunk(part):
+            np.add(Q[:, part], q_i[:, None], out=merged[:, part])
+            self._potentials(merged[:, part], logs[:, part], phi_m[part])
+
+        if n_chunks <= 1:
+            chunk(slice(None))
+        else:
+            edges = np.linspace(0, n_cols, n_chunks + 1).astype(int)
+            list(self.pool.map(chunk, [slice(a, b) for a, b in zip(edges[:-1], edges[1:])]))
+        return phi_m, logs[-1]
+
     def _gain(self, ds, dx, out=None):
         """What the greedy maximises, and what the threshold bounds (None for lam)."""
         if self.lam is None:
@@ -197,13 +222,11 @@ class _MergeState:
         best_col = np.full(n, -1, dtype=np.int64)
         n_long = max(0, n - _SHORT_ROW)  # rows t < n_long have n - t - 1 >= _SHORT_ROW
         n_jobs = min(self.n_jobs, max(1, n_long // _SHORT_ROW))
-        if n_jobs == 1:
+        if n_jobs == 1 or self.pool is None:
             self._initial_rows(range(n_long), best_val, best_col)
         else:
-            with ThreadPoolExecutor(n_jobs) as pool:
-                rows = [range(k, n_long, n_jobs) for k in range(n_jobs)]
-                for done in [pool.submit(self._initial_rows, r, best_val, best_col) for r in rows]:
-                    done.result()
+            rows = [range(k, n_long, n_jobs) for k in range(n_jobs)]
+            list(self.pool.map(lambda r: self._initial_rows(r, best_val, best_col), rows))
         t = n_long
         while t < n - 1:
             t = self._initial_block(t, best_val, best_col)
@@ -362,8 +385,7 @@ class _MergeState:
         # Column i against every column (Prop. 1); column i is zeroed first so
         # that entry i of the merged columns is the merged symbol itself.
         Q[:, qi] = 0.0
-        merged = np.add(Q, q_i[:, None], out=self._merged)
-        phi_m, h_m = self._potentials(merged, self._logs, self._phi_m)
+        phi_m, h_m = self._merged_potentials(q_i)
         phi_i, h_i = float(phi_m[qi]), float(h_m[qi])
         ds = max(float(phi[qi] + phi[qj] - phi_i), 0.0)
         dx = max(float(h_i - h[qi] - h[qj]), 0.0)
@@ -670,8 +692,9 @@ def greedy_merge(
     verbose : int, default=0
         When positive, a progress bar over the merges (at most :math:`n_x - 1`).
     n_jobs : int, default=None
-        Threads for the initial pair costs (the bulk of the work on large
-        alphabets). ``None`` means 1 unless in a :func:`joblib.parallel_config`
+        Threads for the initial pair costs and for each merge's new costs
+        (the bulk of the work on large alphabets; a merge over at least 4096
+        columns is split). ``None`` means 1 unless in a :func:`joblib.parallel_config`
         context, ``-1`` all cores. The result does not depend on it, to the bit.
 
     Returns
@@ -697,12 +720,15 @@ def greedy_merge(
     _check_mode(threshold, lam)
     n_jobs = effective_n_jobs(n_jobs)
     # Our threads, not BLAS's or OpenMP's, use the cores.
-    with threadpool_limits(1) if n_jobs > 1 else nullcontext():
-        state = _MergeState(joint, objective, lam, n_jobs)
-    threshold = _resolve_threshold(state, objective, threshold)
-    total = state.n - 1 if max_merges is None else min(state.n - 1, max_merges)
-    with progress(total=total, verbose=verbose, desc="greedy merges") as bar:
-        _run(state, threshold, max_merges, bar=bar)
+    with (
+        threadpool_limits(1) if n_jobs > 1 else nullcontext(),
+        ThreadPoolExecutor(n_jobs) if n_jobs > 1 else nullcontext() as pool,
+    ):
+        state = _MergeState(joint, objective, lam, n_jobs, pool)
+        threshold = _resolve_threshold(state, objective, threshold)
+        total = state.n - 1 if max_merges is None else min(state.n - 1, max_merges)
+        with progress(total=total, verbose=verbose, desc="greedy merges") as bar:
+            _run(state, threshold, max_merges, bar=bar)
     return state.result()
 
 

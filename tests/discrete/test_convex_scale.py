@@ -459,3 +459,46 @@ def test_distortion_levels_find_values_the_sample_missed():
     np.testing.assert_array_equal(levels.values[levels.level], D)
     many = np.arange(40 * 40, dtype=float).reshape(40, 40)
     assert DistortionLevels.of(many) is None
+
+
+def test_row_threads_change_nothing():
+    # The level passes (the mirror step, the averaging, the dual bound's minima) split
+    # their row blocks over as many threads as threadpoolctl allows the BLAS; each
+    # block is computed alone and the release summed in the order of the blocks, so
+    # 1 and 3 threads give the same iterates, to the bit.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from sklearn_privacy.discrete._convex import _first_order
+    from sklearn_privacy.discrete._convex._first_order_loops import first_order_average
+
+    if not any(lib["user_api"] == "blas" for lib in threadpool_info()):
+        pytest.skip("no BLAS library seen by threadpoolctl")
+    joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
+    seen = []
+    real = _first_order.RowThreads.run
+
+    def run(self, n_rows, block, work):
+        seen.append(self.n)
+        return real(self, n_rows, block, work)
+
+    results = {}
+    for n in (1, 3):
+        with threadpool_limits(n), pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_first_order.RowThreads, "run", run)
+            results[n] = first_order_average(ConvexProblem(joint, D, 0.1), tol=1e-8, sparse=False)
+    assert 3 in seen and 1 in seen
+    np.testing.assert_array_equal(results[3][0], results[1][0])
+    assert results[3][1:] == results[1][1:]
+    # a block never depends on the grouping: 5 or more row blocks over 3 threads
+    assert D.shape[0] > 4 * 32
+    threads = _first_order.RowThreads(3)
+    try:
+        P = np.random.default_rng(2).random((D.shape[0], 2))
+        B = np.random.default_rng(3).normal(size=(2, D.shape[1]))
+        levels = DistortionLevels.of(D)
+        np.testing.assert_array_equal(
+            levels.minima_of_product(P, B, block=32, threads=threads),
+            levels.minima_of_product(P, B, block=32),
+        )
+    finally:
+        threads.close()

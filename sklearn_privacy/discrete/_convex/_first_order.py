@@ -4,10 +4,14 @@ The steps the loops of :mod:`._first_order_loops` repeat, on plain arrays, for a
 matrix and through the levels of ``d`` (:class:`DistortionLevels`) on factored iterates.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
+from threadpoolctl import threadpool_info
 
 __all__ = [
     "DistortionLevels",
+    "RowThreads",
     "blocked_combination",
     "budget_projection",
     "dual_bound",
@@ -24,6 +28,42 @@ _TINY = 1e-300
 _LOG_FLOOR = -600.0
 # Largest number of distinct distortion values handled by level sums.
 MAX_LEVELS = 32
+
+
+class RowThreads:
+    """Threads for the row blocks of a pass over the mapping, or none (``n == 1``).
+
+    :meth:`run` hands each thread a contiguous group of blocks; a block is
+    computed alone, so the result does not depend on the grouping (to the bit).
+    """
+
+    def __init__(self, n=1):
+        self.n = n
+        self.pool = ThreadPoolExecutor(n) if n > 1 else None
+
+    @classmethod
+    def allowed(cls):
+        """As many threads as threadpoolctl's limits give the BLAS (all cores unless the
+        user limits them), to be read before the loops limit the BLAS to one thread."""
+        counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+        return cls(max(1, min(counts)) if counts else 1)
+
+    def run(self, n_rows, block, work):
+        """``work(starts)`` over the block starts ``range(0, n_rows, block)``."""
+        starts = range(0, n_rows, block)
+        n_groups = min(self.n, len(starts))
+        if n_groups <= 1:
+            work(starts)
+            return
+        edges = np.linspace(0, len(starts), n_groups + 1).astype(int)
+        list(self.pool.map(work, [starts[a:b] for a, b in zip(edges[:-1], edges[1:])]))
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+SERIAL = RowThreads()
 
 
 class DistortionLevels:
@@ -109,13 +149,13 @@ class DistortionLevels:
             out[:, j] = np.where(mask > 0, A, np.inf).min(axis=1)
         return out
 
-    def minima_of_product(self, P, B, *, block=64):
+    def minima_of_product(self, P, B, *, block=64, threads=SERIAL):
         """``self.minima(P @ B)`` without forming ``P @ B``: row blocks kept in cache.
 
         Each row's entries are gathered in the order of their level (a
         permutation computed once), so that one ``minimum.reduceat`` gives the
         least entry of every level: two passes over a block instead of three
-        per level.
+        per level. The blocks run on ``threads`` (:class:`RowThreads`).
         """
         n_y, m = self.shape
         n_u = self.level.shape[1]
@@ -128,14 +168,18 @@ class DistortionLevels:
             self._segments = np.cumsum(counts, axis=1) - counts  # start within the row
             self._nonempty = counts > 0
         out = np.full(self.shape, np.inf)
-        scratch = np.empty((min(block, n_y), B.shape[1]))
-        for i in range(0, n_y, block):
-            j = min(n_y, i + block)
-            G = np.matmul(P[i:j], B, out=scratch[: j - i])
-            ordered = np.take_along_axis(G, self._order[i:j], axis=1)
-            nonempty = self._nonempty[i:j]
-            starts = (self._segments[i:j] + n_u * np.arange(j - i)[:, None])[nonempty]
-            out[i:j][nonempty] = np.minimum.reduceat(ordered.ravel(), starts)
+
+        def blocks(group):
+            scratch = np.empty((min(block, n_y), B.shape[1]))
+            for i in group:
+                j = min(n_y, i + block)
+                G = np.matmul(P[i:j], B, out=scratch[: j - i])
+                ordered = np.take_along_axis(G, self._order[i:j], axis=1)
+                nonempty = self._nonempty[i:j]
+                starts = (self._segments[i:j] + n_u * np.arange(j - i)[:, None])[nonempty]
+                out[i:j][nonempty] = np.minimum.reduceat(ordered.ravel(), starts)
+
+        threads.run(n_y, block, blocks)
         return out
 
     def add_scaled(self, A, c):
@@ -377,42 +421,58 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
         return Q, lam, joint @ Q
     m = levels.values.size
     sums = np.empty((n_y, m))
-    scratch = np.empty((min(block, n_y), n_u))
     neg_a = -A
     shift = lam_total * levels.shift
     # Each entry's (row in its block, level) cell, as the platform's index type:
     # no index arithmetic or conversion in the loops.
     local = levels.block_cells(block)
-    for i in range(0, n_y, block):
-        j = min(n_y, i + block)
-        t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
-        t += base[i:j]
-        if lam_total:
-            t -= np.take(shift, levels.level[i:j])
-        t -= t.max(axis=1, keepdims=True)
-        np.maximum(t, _LOG_FLOOR, out=t)
-        E = np.exp(t, out=out[i:j])
-        sums[i:j] = np.bincount(
-            local[i:j].ravel(), weights=E.ravel(), minlength=(j - i) * m
-        ).reshape(j - i, m)
+
+    def exponentials(group):
+        scratch = np.empty((min(block, n_y), n_u))
+        for i in group:
+            j = min(n_y, i + block)
+            t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
+            t += base[i:j]
+            if lam_total:
+                t -= np.take(shift, levels.level[i:j])
+            t -= t.max(axis=1, keepdims=True)
+            np.maximum(t, _LOG_FLOOR, out=t)
+            E = np.exp(t, out=out[i:j])
+            sums[i:j] = np.bincount(
+                local[i:j].ravel(), weights=E.ravel(), minlength=(j - i) * m
+            ).reshape(j - i, m)
+
+    problem.threads.run(n_y, block, exponentials)
     lam, factor = _budget_multiplier(sums, levels.values, p_y, budget, lam, 1e-9)
+    # Each block's share of the release, summed in the order of the blocks.
+    shares = [None] * -(-n_y // block)
+
+    def scale(group):
+        for i in group:
+            j = min(n_y, i + block)
+            out[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
+            shares[i // block] = joint[:, i:j] @ out[i:j]
+
+    problem.threads.run(n_y, block, scale)
     release = np.zeros((joint.shape[0], n_u))
-    for i in range(0, n_y, block):
-        j = min(n_y, i + block)
-        out[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
-        release += joint[:, i:j] @ out[i:j]
+    for share in shares:
+        release += share
     return out, lam, release
 
 
-def blocked_combination(x, a, z, b, *, scratch, block=32):
-    """``x = a x + b z`` in place, by row blocks (one pass over memory)."""
+def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL):
+    """``x = a x + b z`` in place, by row blocks (one pass over memory) on ``threads``."""
     n_y = x.shape[0]
-    for i in range(0, n_y, block):
-        j = min(n_y, i + block)
-        t = np.multiply(z[i:j], b, out=scratch[: j - i])
-        xb = x[i:j]
-        xb *= a
-        xb += t
+
+    def blocks(group):
+        for i in group:
+            j = min(n_y, i + block)
+            t = np.multiply(z[i:j], b, out=scratch[i:j])
+            xb = x[i:j]
+            xb *= a
+            xb += t
+
+    threads.run(n_y, block, blocks)
     return x
 
 

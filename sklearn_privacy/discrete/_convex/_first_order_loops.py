@@ -9,7 +9,12 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.discrete._convex._first_order import dual_bound, dual_bound_levels
+from sklearn_privacy.discrete._convex._first_order import (
+    SERIAL,
+    RowThreads,
+    dual_bound,
+    dual_bound_levels,
+)
 from sklearn_privacy.discrete._convex._iterates import (
     CHECK_EVERY,
     WorkingSetIterate,
@@ -45,13 +50,20 @@ def first_order_average(
     """
     # The products here have an inner dimension of n_s (a handful): a second BLAS
     # thread only adds synchronisation, up to 20 times slower on a loaded machine.
-    with (
-        threadpool_limits(limits=1, user_api="blas"),
-        _bar(verbose, max_iter, desc) as bar,
-    ):
-        return _first_order_average_loop(
-            problem, max_iter=max_iter, verbose=verbose, bar=bar, **kwargs
-        )
+    # Our threads take the row blocks of the level passes instead, as many as the
+    # BLAS was allowed (read before the limit below).
+    problem.threads = RowThreads.allowed() if problem.levels is not None else SERIAL
+    try:
+        with (
+            threadpool_limits(limits=1, user_api="blas"),
+            _bar(verbose, max_iter, desc) as bar,
+        ):
+            return _first_order_average_loop(
+                problem, max_iter=max_iter, verbose=verbose, bar=bar, **kwargs
+            )
+    finally:
+        problem.threads.close()
+        problem.threads = SERIAL
 
 
 def _first_order_average_loop(
@@ -189,7 +201,9 @@ class _Certificate:
 def _dual_bound(problem, log_post, lam):
     """The Lagrange dual bound on ``I(S; U)`` from the posteriors ``log_post``."""
     if problem.levels is not None:
-        minima = problem.levels.minima_of_product(problem.p_s_given_y, log_post)
+        minima = problem.levels.minima_of_product(
+            problem.p_s_given_y, log_post, threads=problem.threads
+        )
         return dual_bound_levels(
             minima, problem.levels.values, problem.p_y, problem.budget, problem.h_s
         )

@@ -54,7 +54,10 @@ class _FullIterate:
 
     def accept(self, z_new, theta, lam_z):
         """``x = (1 - theta) x + theta z_new``; ``z_new`` (the spare array) becomes ``z``."""
-        blocked_combination(self.x, 1.0 - theta, z_new, theta, scratch=self.problem.scratch)
+        problem = self.problem
+        blocked_combination(
+            self.x, 1.0 - theta, z_new, theta, scratch=problem.scratch, threads=problem.threads
+        )
         self.z, self.spare = z_new, self.z
         self._add_multiplier(lam_z)
 

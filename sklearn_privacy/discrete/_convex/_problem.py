@@ -8,6 +8,7 @@ at ``verbose``: the lines of :func:`_say` (stdout) and the progress bars of :fun
 import numpy as np
 
 from sklearn_privacy.discrete._convex._first_order import (
+    SERIAL,
     DistortionLevels,
     budget_projection,
     project_levels,
@@ -70,6 +71,8 @@ class ConvexProblem:
         The levels of ``d`` when it has few distinct values.
     distortion_sq : ndarray or None
         ``d * d`` for the projection of a ``d`` of many values (None with levels).
+    threads : RowThreads
+        Threads for the row blocks of the passes (none unless a loop sets them).
     """
 
     def __init__(self, joint, distortion, budget):
@@ -82,6 +85,7 @@ class ConvexProblem:
         self.levels = DistortionLevels.of(distortion)
         self.distortion_sq = None if self.levels is not None else distortion * distortion
         self._scratch = None
+        self.threads = SERIAL
 
     @property
     def scratch(self):
