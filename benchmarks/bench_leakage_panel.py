@@ -518,6 +518,7 @@ def main():
     parser.add_argument("--mnist", action="store_true", help="PPAN on MNIST (needs the data)")
     parser.add_argument("--no-tables", action="store_true", help="only the mechanism rows")
     parser.add_argument("--shapes", action="store_true", help="issue 33's shapes and costs")
+    parser.add_argument("--no-costs", action="store_true", help="--shapes without the costs")
     parser.add_argument(
         "--independence", action="store_true", help="issue 33's independent releases, 10 seeds"
     )
@@ -560,6 +561,8 @@ def shapes(args):
         print(f"{name:<44}{value:>7.3f}{bound:>7.3f}{ratio:>7.2f}{seconds:>7.1f}"
               f"  {winner} / {top} / {model}")  # fmt: skip
         rows.append(["shapes", name, model, value, bound, ratio])
+    if args.no_costs:
+        return rows
     costs = run_with_package(REPO, COSTS.replace("DATA_HOME", repr(str(args.data_home))))
     print("\nCPU seconds")
     for label, seconds in costs.items():
