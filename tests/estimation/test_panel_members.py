@@ -152,12 +152,16 @@ def _independent(kind, rng, n):
         return rng.standard_t(1, size=(n, 5))
     if kind == "coded":
         return np.c_[rng.integers(0, 60, n), rng.normal(size=n)]
+    if kind == "few-valued":
+        return rng.choice(3, (n, 5), p=[0.8, 0.15, 0.05]) + 0.5
     return rng.normal(size=(n, 5))
 
 
-@pytest.mark.parametrize("kind", ["gaussian", "heavy-tailed", "coded", "continuous S"])
+@pytest.mark.parametrize(
+    "kind", ["gaussian", "heavy-tailed", "coded", "few-valued", "continuous S"]
+)
 def test_independent_releases_still_read_about_zero(kind):
-    # the light version of the benchmark's 10-seed sweep (bench_leakage_panel.py --shapes)
+    # the light version of the benchmark's 10-seed sweep (bench_leakage_panel.py --independence)
     values = []
     for seed in range(3):
         rng = np.random.default_rng(seed)
