@@ -75,6 +75,7 @@ def test_verbose_prints_a_line_per_member_with_its_time(capsys):
         "[leakage] logistic",
         "[leakage] boosting",
         "[leakage] network",
+        "[leakage] pairs",
         "[leakage] table",
     ]
     assert all(line.endswith(" s") for line in lines)
