@@ -31,6 +31,7 @@ Run: ``python benchmarks/bench_leakage_panel.py [--baseline REF] [--mechanisms]
 
 import argparse
 
+import numpy as np
 from _common import (
     REPO,
     checkout_at_ref,
@@ -416,6 +417,54 @@ for name, (make, model_name, model, labels, features) in CASES.items():
 print(out)
 """
 
+# Independent releases of issue 33's kinds: the panel's read over seeds (S is independent of T,
+# so I(S; T) = 0 and every read above 0 is the panel's bias; the rule: a mean of at most 0.05
+# nats at n = 50 and 0.03 at n >= 200). S is a fair coin, or N(0, 1) for the continuous-S kind.
+INDEPENDENCE = r"""
+import warnings
+import numpy as np
+from sklearn_privacy.metrics import leakage_score
+warnings.simplefilter("ignore")
+D = 10
+
+
+def release(kind, n, rng):
+    if kind == "gaussian":
+        return rng.normal(size=(n, D))
+    if kind == "heavy-tailed (Cauchy)":
+        return rng.standard_cauchy(size=(n, D))
+    if kind == "binary":
+        return rng.integers(0, 2, (n, D))
+    if kind == "code of 500 levels + 10 N(0,1)":
+        return np.c_[rng.integers(0, 500, n), rng.normal(size=(n, D))]
+    if kind == "few-valued (3 values, 0.8/0.15/0.05)":
+        return rng.choice(3, (n, D), p=[0.8, 0.15, 0.05]) + 0.5
+    return rng.normal(size=(n, D))  # continuous S
+
+
+out = {}
+for kind in KINDS:
+    for n in SIZES:
+        reads, winners = [], []
+        for seed in range(SEEDS):
+            rng = np.random.default_rng(seed)
+            s = rng.normal(size=n) if kind == "continuous S, 10 N(0,1)" else rng.integers(0, 2, n)
+            estimate = leakage_score(s, release(kind, n, rng), return_details=True)
+            reads.append(estimate.value)
+            winners.append(estimate.estimator)
+        out[(kind, n)] = (reads, max(set(winners), key=winners.count))
+print(out)
+"""
+
+INDEPENDENT_KINDS = (
+    "gaussian",
+    "heavy-tailed (Cauchy)",
+    "binary",
+    "code of 500 levels + 10 N(0,1)",
+    "few-valued (3 values, 0.8/0.15/0.05)",
+    "continuous S, 10 N(0,1)",
+)
+
 # The costs of issue 33: the panel at 10 000 x 100 against the kNN estimate, Adult's string
 # columns, PPAN with 1000 classes of S (CPU seconds, one run each).
 COSTS = r"""
@@ -469,11 +518,20 @@ def main():
     parser.add_argument("--mnist", action="store_true", help="PPAN on MNIST (needs the data)")
     parser.add_argument("--no-tables", action="store_true", help="only the mechanism rows")
     parser.add_argument("--shapes", action="store_true", help="issue 33's shapes and costs")
+    parser.add_argument("--no-costs", action="store_true", help="--shapes without the costs")
+    parser.add_argument(
+        "--independence", action="store_true", help="issue 33's independent releases, 10 seeds"
+    )
+    parser.add_argument("--sizes", default="50,200,2000", help="rows of --independence")
+    parser.add_argument("--kinds", default="", help="--independence kinds (substrings, comma)")
+    parser.add_argument("--seeds", type=int, default=10, help="seeds of --independence")
     parser.add_argument("--data-home", default=default_data_home())
     args = parser.parse_args()
     rows = [] if args.no_tables else tables(args)
     if args.shapes:
         rows += shapes(args)
+    if args.independence:
+        rows += independence(args)
     mechanisms = {}
     if args.mechanisms:
         mechanisms.update(run_with_package(REPO, MECHANISMS))
@@ -503,11 +561,35 @@ def shapes(args):
         print(f"{name:<44}{value:>7.3f}{bound:>7.3f}{ratio:>7.2f}{seconds:>7.1f}"
               f"  {winner} / {top} / {model}")  # fmt: skip
         rows.append(["shapes", name, model, value, bound, ratio])
+    if args.no_costs:
+        return rows
     costs = run_with_package(REPO, COSTS.replace("DATA_HOME", repr(str(args.data_home))))
     print("\nCPU seconds")
     for label, seconds in costs.items():
         print(f"  {label:<60}{seconds:>8.2f}")
         rows.append(["cost", label, "", seconds, "", ""])
+    return rows
+
+
+def independence(args):
+    """Issue 33's independent releases: mean and largest read over seeds, per kind and n."""
+    wanted = [k for k in args.kinds.split(",") if k]
+    kinds = [k for k in INDEPENDENT_KINDS if not wanted or any(w in k for w in wanted)]
+    sizes = [int(n) for n in args.sizes.split(",")]
+    code = (
+        INDEPENDENCE.replace("KINDS", repr(kinds))
+        .replace("SIZES", repr(sizes))
+        .replace("SEEDS", str(args.seeds))
+    )
+    found = run_with_package(REPO, code)
+    print(f"\n{'independent release (10 columns)':<40}{'n':>6}{'mean':>7}{'max':>7}{'goal':>6}"
+          f"  most frequent winner")  # fmt: skip
+    rows = []
+    for (kind, n), (reads, winner) in found.items():
+        mean, goal = float(np.mean(reads)), 0.05 if n < 200 else 0.03
+        flag = "" if mean <= goal else "  MISSED"
+        print(f"{kind:<40}{n:>6}{mean:>7.3f}{max(reads):>7.3f}{goal:>6}  {winner}{flag}")
+        rows.append(["independence", f"{kind}, n = {n}", args.seeds, mean, max(reads), goal])
     return rows
 
 

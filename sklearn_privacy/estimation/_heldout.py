@@ -21,7 +21,7 @@ from sklearn.preprocessing import (
     TargetEncoder,
 )
 
-from sklearn_privacy.estimation._network import NetworkClassifier, RowNorm
+from sklearn_privacy.estimation._network import NetworkClassifier, PairProducts, RowNorm
 from sklearn_privacy.estimation._release import ReleaseView, read_release
 
 __all__ = [
@@ -131,13 +131,27 @@ def _boosting(view):
     return make_pipeline(_encoded(view, "passthrough", ordinal=True), model)
 
 
-def _network(view):
-    """A small network on each number column's normal scores and the rows' geometry."""
-    quantiles = QuantileTransformer(
+def _normal_scores(view):
+    return QuantileTransformer(
         output_distribution="normal", n_quantiles=min(1000, view.values.shape[0] // 2)
     )
-    numbers = make_union(quantiles, RowNorm()) if len(view.numbers) else "passthrough"
+
+
+def _network(view):
+    """A small network on each number column's normal scores and the rows' geometry."""
+    numbers = make_union(_normal_scores(view), RowNorm()) if len(view.numbers) else "passthrough"
     return make_pipeline(_encoded(view, numbers), NetworkClassifier())
+
+
+def _pairs(view):
+    """A tuned logistic regression on the products of the pairs of columns screened on the
+    training rows (:class:`PairProducts`), each number column read by its normal scores."""
+    return make_pipeline(
+        _encoded(view, _normal_scores(view)),
+        PairProducts(),
+        StandardScaler(),
+        TunedLogisticRegression(),
+    )
 
 
 class SymbolTable(ClassifierMixin, BaseEstimator):
@@ -184,6 +198,7 @@ HELDOUT_ADVERSARIES = {
     "logistic": _linear,
     "boosting": _boosting,
     "network": _network,
+    "pairs": _pairs,
     "table": _table,
 }
 

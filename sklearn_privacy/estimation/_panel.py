@@ -21,6 +21,7 @@ from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION
 from sklearn_privacy.information import mutual_information_from_samples
 
 __all__ = [
+    "MAX_PAIR_COLUMNS",
     "MAX_PANEL_CLASSES",
     "LeakageEstimate",
     "column_importance",
@@ -32,6 +33,10 @@ __all__ = [
 # Above this many values of S, the members whose cost grows with it are left out
 # (the discrete mechanisms refuse more categories: max_categories=200).
 MAX_PANEL_CLASSES = 200
+
+# Above this many release columns the pairs member is left out: its screening
+# scores every pair of columns (``d**2`` products over the rows).
+MAX_PAIR_COLUMNS = 200
 
 # Permutations of S in the null of the plug-in estimate (a few bincounts each).
 _PLUGIN_PERMUTATIONS = 20
@@ -65,7 +70,7 @@ class LeakageEstimate:
         The member of the panel that attains the largest estimate.
     estimates : dict of str to float
         Each member's estimate in nats, before clipping: ``"logistic"``,
-        ``"boosting"`` and ``"table"`` (held-out lower bounds
+        ``"boosting"``, ``"network"``, ``"pairs"`` and ``"table"`` (held-out lower bounds
         ``H(S) - CE``), ``"knn"`` and ``"plugin"`` (minus their permutation
         null), or the one estimator asked for.
     spreads : dict of str to float
@@ -174,20 +179,23 @@ def panel_members(n_classes, view, adversaries=None):
     """The held-out members for ``n_classes`` values of S and ``view``, and the user's
     adversaries.
 
-    Above :data:`MAX_PANEL_CLASSES` values of S the boosting and network
-    members are left out: each costs about ``n_classes`` times a binary fit
-    (gradient boosting grows one tree per class and round). A release of few
-    distinct rows (each seen :data:`MAX_DISTINCT_FRACTION` ``* n`` times or more
-    on average) leaves out the network: the table member is a held-out bound on
+    Above :data:`MAX_PANEL_CLASSES` values of S the boosting, network and
+    pairs members are left out: each costs about ``n_classes`` times a binary
+    fit (gradient boosting grows one tree per class and round). Above
+    :data:`MAX_PAIR_COLUMNS` columns the pairs member is left out. A release of
+    few distinct rows (each seen :data:`MAX_DISTINCT_FRACTION` ``* n`` times or
+    more on average) leaves out the network and pairs: the table member is a held-out bound on
     every function of the whole row, interactions included, and the plug-in
     reads the joint itself.
     """
     few_rows = view.n_distinct <= MAX_DISTINCT_FRACTION * view.values.shape[0]
+    wide = view.values.shape[1] > MAX_PAIR_COLUMNS
     names = [
         name
         for name in HELDOUT_ADVERSARIES
-        if not (name == "network" and few_rows)
-        and (n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network"))
+        if not (name in ("network", "pairs") and few_rows)
+        and not (name == "pairs" and wide)
+        and (n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network", "pairs"))
     ]
     return names + [name for name in (adversaries or {}) if name not in names]
 

@@ -116,16 +116,16 @@ def leakage_score(
         read as its dense twin (up to 10**8 cells).
     estimator : str, default="auto"
         One of ``"auto"``, ``"logistic"``, ``"boosting"``, ``"network"``,
-        ``"table"``, ``"knn"``, ``"plugin"``, ``"miller_madow"``, ``"gaussian"``:
+        ``"pairs"``, ``"table"``, ``"knn"``, ``"plugin"``, ``"miller_madow"``, ``"gaussian"``:
 
         - ``"auto"``: for a discrete S, the largest of the panel
-          ``"logistic"``, ``"boosting"``, ``"network"``, ``"table"``, the
+          ``"logistic"``, ``"boosting"``, ``"network"``, ``"pairs"``, ``"table"``, the
           user's ``adversaries``, and ``"knn"`` (a continuous release: one
           with more than ``n_samples / 10`` distinct rows, not all integers;
           see :func:`is_discrete_release`) or ``"plugin"`` (a release with at
           most ``n_samples / 10`` distinct rows), the last two minus their
           permutation null, clipped to :math:`[0, H(S)]`. Above 200 values
-          of S the boosting and network members are left out (their cost
+          of S the boosting, network and pairs members are left out (their cost
           grows with the number of classes). For a continuous S, the
           held-out members' bounds on 2, 4 and 8 quantile bins of each
           column of S (:math:`I(f(S); T) \le I(S; T)` for any binning
@@ -151,6 +151,11 @@ def leakage_score(
           encoded as for ``"logistic"``, and each row's root mean square (its
           geometry): it learns interactions (S the XOR or parity of
           columns) and nonlinear shapes that the others miss;
+        - ``"pairs"``: the same bound with a tuned logistic regression on the
+          products of the 10 pairs of columns (normal scores, codes encoded as
+          for ``"logistic"``) most correlated with S on the training rows: S
+          hidden in a product of columns among many (sign(z1 z2) among 100
+          N(0,1)), where the network's training does not find the pair;
         - ``"table"``: the same bound with a table of the counts of S among
           the training rows of each release symbol (whole rows), shrunk
           towards the prior for symbols seen few times: it reads a

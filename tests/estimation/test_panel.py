@@ -141,7 +141,7 @@ def test_details_name_the_member_that_attains_the_value():
     estimate = leakage_score(s, release, return_details=True)
     assert isinstance(estimate, LeakageEstimate)
     assert float(estimate) == estimate.value == leakage_score(s, release)
-    assert set(estimate.estimates) == {"logistic", "boosting", "network", "table", "knn"}
+    assert set(estimate.estimates) == {"logistic", "boosting", "network", "pairs", "table", "knn"}
     assert estimate.estimates[estimate.estimator] == max(estimate.estimates.values())
     assert estimate.value == pytest.approx(min(max(estimate.estimates.values()), estimate.entropy))
     assert all(np.isfinite(v) and v >= 0 for v in estimate.spreads.values())

@@ -10,6 +10,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from sklearn_privacy import PPANTransformer
 from sklearn_privacy.estimation._heldout import FLOOR, heldout_folds
+from sklearn_privacy.estimation._network import PairProducts
 from sklearn_privacy.information import entropy_from_samples
 from sklearn_privacy.metrics import leakage_score, make_leakage_scorer
 
@@ -74,6 +75,7 @@ def test_verbose_prints_a_line_per_member_with_its_time(capsys):
         "[leakage] logistic",
         "[leakage] boosting",
         "[leakage] network",
+        "[leakage] pairs",
         "[leakage] table",
     ]
     assert all(line.endswith(" s") for line in lines)
@@ -88,6 +90,39 @@ def test_the_network_learns_an_interaction():
     estimate = leakage_score(a ^ b, t, return_details=True)
     assert estimate.estimates["network"] >= 0.4
     assert estimate.estimates["logistic"] < 0.05
+
+
+def test_a_product_of_two_columns_among_many_is_read():
+    # S = sign(z3 z6) among 50 N(0,1): each column alone is independent of S, and the
+    # network and early-stopped boosting miss the pair among 48 others (0.21 before the
+    # pairs member); S is a function of the release, so I(S; T) = H(S)
+    rng = np.random.default_rng(7)
+    z = rng.normal(size=(800, 50))
+    s = (z[:, 2] * z[:, 5] > 0).astype(int)
+    estimate = leakage_score(s, z, return_details=True)
+    assert estimate.estimator == "pairs"
+    assert 0.45 <= estimate.value <= estimate.entropy
+    assert set(list(estimate.columns)[:2]) == {"2", "5"}
+
+
+def test_the_pairs_are_screened_by_their_correlation_with_s():
+    # oracle: each pair's product correlated with each indicator of S by np.corrcoef, in a loop
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(300, 6))
+    s = (X[:, 1] * X[:, 4] + 0.5 * X[:, 3] ** 2 + rng.normal(size=300) > 0.5).astype(int)
+    s[::7] = 2  # three values of S
+    scores = {}
+    for i in range(6):
+        for j in range(i, 6):
+            product = X[:, i] * X[:, j]
+            scores[i, j] = sum(
+                np.corrcoef(product, s == value)[0, 1] ** 2 for value in range(3)
+            )
+    expected = sorted(scores, key=scores.get, reverse=True)[:4]
+    fitted = PairProducts(n_pairs=4).fit(X, s)
+    assert [tuple(pair) for pair in fitted.pairs_] == expected
+    Z = (X - X.mean(0)) / X.std(0)
+    np.testing.assert_allclose(fitted.transform(X)[:, 0], np.prod(Z[:, list(expected[0])], 1))
 
 
 def test_a_code_column_is_read_as_categories():
@@ -118,12 +153,16 @@ def _independent(kind, rng, n):
         return rng.standard_t(1, size=(n, 5))
     if kind == "coded":
         return np.c_[rng.integers(0, 60, n), rng.normal(size=n)]
+    if kind == "few-valued":
+        return rng.choice(3, (n, 5), p=[0.8, 0.15, 0.05]) + 0.5
     return rng.normal(size=(n, 5))
 
 
-@pytest.mark.parametrize("kind", ["gaussian", "heavy-tailed", "coded", "continuous S"])
+@pytest.mark.parametrize(
+    "kind", ["gaussian", "heavy-tailed", "coded", "few-valued", "continuous S"]
+)
 def test_independent_releases_still_read_about_zero(kind):
-    # the light version of the benchmark's 10-seed sweep (bench_leakage_panel.py --shapes)
+    # the light version of the benchmark's 10-seed sweep (bench_leakage_panel.py --independence)
     values = []
     for seed in range(3):
         rng = np.random.default_rng(seed)
