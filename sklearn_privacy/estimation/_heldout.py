@@ -46,7 +46,7 @@ FLOOR = 1e-3
 # other rows still gives a held-out bound, and it keeps the panel's cost flat in
 # n. Adult's 32 561 rows of string columns: 24 s of CPU with every training row,
 # ARTEFACT_ADULT with this cap (benchmarks/bench_leakage_panel.py --shapes).
-MAX_FIT_ROWS = 4000
+MAX_FIT_ROWS = 2000
 
 
 class TunedLogisticRegression(ClassifierMixin, BaseEstimator):
