@@ -247,6 +247,13 @@ def row_cap(name, adversaries=None):
     return MAX_FIT_ROWS if own and name != "table" else None
 
 
+def cap_note(folds):
+    """The details' words on the cap, where a training fold is larger than it ("" if none)."""
+    if MAX_FIT_ROWS is None or max(train.size for train, _ in folds) <= MAX_FIT_ROWS:
+        return ""
+    return f"; the learned members fitted on {MAX_FIT_ROWS} training rows a fold (seeded)"
+
+
 def fold_log_proba(model, features, codes, train, test, n_classes, max_rows=None):
     """``(fitted, log q(s_i | t_i))`` on the test rows of a model fitted on the training rows.
 

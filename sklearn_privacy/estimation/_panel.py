@@ -12,8 +12,8 @@ from joblib import Parallel, delayed
 from sklearn_privacy.estimation._heldout import (
     FLOOR,
     HELDOUT_ADVERSARIES,
-    MAX_FIT_ROWS,
     adversary,
+    cap_note,
     fold_log_proba,
     heldout_folds,
     row_cap,
@@ -299,8 +299,7 @@ def panel_estimate(
     estimates, spreads, seconds = {}, {}, {}
     folds, how = heldout_folds(codes, n_splits)
     names, left_out = panel_members(int(codes.max()) + 1, view, adversaries)
-    if max(train.size for train, _ in folds) > MAX_FIT_ROWS:
-        how += f"; the learned members fitted on {MAX_FIT_ROWS} training rows a fold (seeded)"
+    how += cap_note(folds)
     with Parallel(n_jobs=n_jobs, prefer="threads") as parallel:
         heldout = heldout_members(codes, view, names, folds, h_s, adversaries, parallel)
         if not corrected:
