@@ -63,8 +63,8 @@ def fresh_leakage(bound, release, s, *, adversaries=None, verbose=0):
     undertrained one reads 0 while a fresh estimate of the same release
     finds 0.3 nats. The fresh estimate is
     :func:`~sklearn_privacy.metrics.leakage_score` of the fit rows' release
-    (the default panel: held-out logistic, boosting, network and table
-    bounds cross-fitted on those rows, the user's ``adversaries`` beside
+    (the default panel: held-out logistic, boosting, network, pairs and
+    table bounds cross-fitted on those rows, the user's ``adversaries`` beside
     them, and the kNN estimate minus its permutation null; for a continuous
     S the bounds on quantile bins of S and the continuous kNN estimate); a
     bound far below it (or negative) warns.

@@ -243,9 +243,10 @@ class PPANTransformer(BaseMechanism):
     fresh_leakage_ : float
         For a continuous release: a fresh estimate of ``I(S; Z)`` from the fit
         rows' release (:func:`~sklearn_privacy.metrics.leakage_score`'s
-        default for a discrete S: the largest of held-out logistic, boosting
-        and table bounds cross-fitted on the fit rows and the kNN estimate
-        minus its permutation null; Gaussian for a continuous S),
+        default panel: held-out bounds cross-fitted on the fit rows, the kNN
+        estimate minus its permutation null, and for a continuous S the
+        bounds on quantile bins of S; above 200 values of S only the table
+        and the kNN estimate),
         independent of the co-trained adversary; ``leakage_`` is the larger
         of the two, and a bound far below this warns. Absent for a finite
         release.

@@ -13,8 +13,10 @@ from sklearn_privacy.estimation._heldout import (
     FLOOR,
     HELDOUT_ADVERSARIES,
     adversary,
+    cap_note,
     fold_log_proba,
     heldout_folds,
+    row_cap,
 )
 from sklearn_privacy.estimation._knn import knn_mutual_information
 from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION
@@ -92,6 +94,9 @@ class LeakageEstimate:
         The member whose bound :attr:`columns` breaks down: the winner, or
         the best member reading the release's columns where the winner reads
         whole rows (the table, kNN or plug-in estimate).
+    left_out : dict of str to str
+        The panel's members that did not run, and why (more than 200 values
+        of S, or a release of few distinct rows); empty where all ran.
 
     See Also
     --------
@@ -117,6 +122,7 @@ class LeakageEstimate:
     folds: str = ""
     columns: dict = field(default_factory=dict)
     columns_by: str = ""
+    left_out: dict = field(default_factory=dict)
 
     def __float__(self):
         return float(self.value)
@@ -176,28 +182,32 @@ def _timed(function, *args):
 
 
 def panel_members(n_classes, view, adversaries=None):
-    """The held-out members for ``n_classes`` values of S and ``view``, and the user's
-    adversaries.
+    """The held-out members for ``n_classes`` values of S and ``view``, the user's
+    adversaries, and the members left out: ``(names, {left out: why})``.
 
-    Above :data:`MAX_PANEL_CLASSES` values of S the boosting, network and
-    pairs members are left out: each costs about ``n_classes`` times a binary
-    fit (gradient boosting grows one tree per class and round). Above
-    :data:`MAX_PAIR_COLUMNS` columns the pairs member is left out. A release of
-    few distinct rows (each seen :data:`MAX_DISTINCT_FRACTION` ``* n`` times or
-    more on average) leaves out the network and pairs: the table member is a held-out bound on
-    every function of the whole row, interactions included, and the plug-in
-    reads the joint itself.
+    Above :data:`MAX_PANEL_CLASSES` values of S the logistic, boosting,
+    network and pairs members are left out: each costs about ``n_classes``
+    times a binary fit (gradient boosting grows one tree per class and round;
+    the logistic regression over 1000 classes took 32 s of PPAN's 60), and few
+    rows a class leave them little to learn; the table, the kNN or plug-in
+    estimate and the user's adversaries remain. Above :data:`MAX_PAIR_COLUMNS`
+    columns the pairs member is left out. A release of few distinct rows (each
+    seen :data:`MAX_DISTINCT_FRACTION` ``* n`` times or more on average) leaves
+    out the network and pairs: the table member is a held-out bound on every
+    function of the whole row, interactions included, and the plug-in reads
+    the joint itself.
     """
-    few_rows = view.n_distinct <= MAX_DISTINCT_FRACTION * view.values.shape[0]
-    wide = view.values.shape[1] > MAX_PAIR_COLUMNS
-    names = [
-        name
-        for name in HELDOUT_ADVERSARIES
-        if not (name in ("network", "pairs") and few_rows)
-        and not (name == "pairs" and wide)
-        and (n_classes <= MAX_PANEL_CLASSES or name not in ("boosting", "network", "pairs"))
-    ]
-    return names + [name for name in (adversaries or {}) if name not in names]
+    left_out = {}
+    if view.n_distinct <= MAX_DISTINCT_FRACTION * view.values.shape[0]:
+        why = "few distinct rows (the table reads every function of a row)"
+        left_out.update(dict.fromkeys(("network", "pairs"), why))
+    if view.values.shape[1] > MAX_PAIR_COLUMNS:
+        left_out["pairs"] = f"more than {MAX_PAIR_COLUMNS} columns (screening grows with their square)"
+    if n_classes > MAX_PANEL_CLASSES:
+        why = f"{n_classes} values of S (more than {MAX_PANEL_CLASSES}: cost grows with them)"
+        left_out.update(dict.fromkeys(("logistic", "boosting", "network", "pairs"), why))
+    names = [name for name in HELDOUT_ADVERSARIES if name not in left_out]
+    return names + [name for name in (adversaries or {}) if name not in names], left_out
 
 
 def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
@@ -208,8 +218,9 @@ def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
     n_classes = int(codes.max()) + 1
     jobs = [(name, adversary(name, view, adversaries)) for name in names]
     results = parallel(
-        delayed(_timed)(fold_log_proba, model, features, codes, train, test, n_classes)
-        for _, (model, features) in jobs
+        delayed(_timed)(fold_log_proba, model, features, codes, train, test, n_classes, cap)
+        for name, (model, features) in jobs
+        for cap in [row_cap(name, adversaries)]
         for train, test in folds
     )
     out, sizes = {}, np.array([test.size for _, test in folds])
@@ -298,7 +309,8 @@ def panel_estimate(
     """
     estimates, spreads, seconds = {}, {}, {}
     folds, how = heldout_folds(codes, n_splits)
-    names = panel_members(int(codes.max()) + 1, view, adversaries)
+    names, left_out = panel_members(int(codes.max()) + 1, view, adversaries)
+    how += cap_note(folds)
     with Parallel(n_jobs=n_jobs, prefer="threads") as parallel:
         heldout = heldout_members(codes, view, names, folds, h_s, adversaries, parallel)
         if not corrected:
@@ -320,11 +332,13 @@ def panel_estimate(
     if verbose:
         for name, value in estimates.items():
             base = name[: len(name) - len(label)] if label else name
-            print(f"[leakage] {name}: {value:.4f} nats in {seconds[base]:.2f} s")
+            print(f"[leakage] {name}: {round(value, 4) + 0.0:.4f} nats in {seconds[base]:.2f} s")
+        for name, why in left_out.items():
+            print(f"[leakage] {name}{label}: left out, {why}")
     best = max(estimates, key=estimates.get)
     columns, columns_by = {}, ""
-    if attribute:
-        readers = [name for name in heldout if name != "table"]
+    readers = [name for name in heldout if name != "table"]
+    if attribute and readers:  # above 200 values of S the table alone may have run
         winner = best[: len(best) - len(label)] if label else best
         columns_by = winner if winner in readers else max(readers, key=lambda r: heldout[r][0])
         columns = column_importance(heldout[columns_by][2], view, codes, h_s)
@@ -338,4 +352,5 @@ def panel_estimate(
         folds=how,
         columns=columns,
         columns_by=columns_by,
+        left_out={f"{name}{label}": why for name, why in left_out.items()},
     )

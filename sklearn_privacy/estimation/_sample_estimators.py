@@ -342,6 +342,7 @@ def _continuous_panel(sensitive, view, options):
         folds=best.folds,
         columns=best.columns,
         columns_by=best.columns_by,
+        left_out=best.left_out,
     )
 
 

@@ -125,8 +125,12 @@ def leakage_score(
           see :func:`is_discrete_release`) or ``"plugin"`` (a release with at
           most ``n_samples / 10`` distinct rows), the last two minus their
           permutation null, clipped to :math:`[0, H(S)]`. Above 200 values
-          of S the boosting, network and pairs members are left out (their cost
-          grows with the number of classes). For a continuous S, the
+          of S the logistic, boosting, network and pairs members are left out
+          (their cost grows with the number of classes; the details'
+          ``left_out`` says which and why), and the learned members are each
+          fitted on at most 2000 of a fold's training rows (a seeded draw; any
+          model fitted on other rows gives a held-out bound), so that their
+          cost stays flat in ``n_samples``. For a continuous S, the
           held-out members' bounds on 2, 4 and 8 quantile bins of each
           column of S (:math:`I(f(S); T) \le I(S; T)` for any binning
           :math:`f`), beside the kNN estimate of Kraskov et al. (2004) for

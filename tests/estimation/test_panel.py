@@ -223,7 +223,7 @@ def test_a_continuous_s_is_read_by_bins_and_knn_or_refused():
     assert {"knn", "logistic (2 bins of S)", "logistic (8 bins of S)"} <= set(estimate.estimates)
     assert estimate.value == pytest.approx(0.5 * np.log(2), abs=0.08)
     assert leakage_score(s, t, estimator="gaussian") == pytest.approx(0.5 * np.log(2), abs=0.05)
-    for estimator in ("knn", "logistic", "boosting", "network", "table"):
+    for estimator in ("knn", "logistic", "boosting", "network", "pairs", "table"):
         with pytest.raises(ValueError, match="Bin S first"):
             leakage_score(s, t, estimator=estimator)
     # a float S of two values is a label
