@@ -3,7 +3,6 @@
 The estimates themselves live in :mod:`sklearn_privacy.estimation`.
 """
 
-from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -422,7 +421,8 @@ def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0
     labels, _ = encode_symbols(sensitive, name="sensitive")
     # The default adversary is a small logistic regression: extra BLAS threads only spin
     # (8x the CPU time on a 2-core machine); a user's adversary keeps the user's threads.
-    limit = threadpool_limits(1) if adversary is None else nullcontext()
+    # (threadpool_limits applies its limit when made, not when entered: made in the with.)
+    limit = 1 if adversary is None else None
     if adversary is None:
         adversary = default_adversary(is_discrete_release(release))
     elif not is_classifier(adversary):
@@ -434,6 +434,6 @@ def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0
     )
     if np.unique(s_train).size < 2:
         return float(np.mean(s_test == s_train[0]))
-    with limit:
+    with threadpool_limits(limit):
         model = clone(adversary).fit(r_train, s_train)
         return float(np.mean(model.predict(r_test) == s_test))

@@ -473,6 +473,12 @@ def test_row_threads_change_nothing():
 
     if not any(lib["user_api"] == "blas" for lib in threadpool_info()):
         pytest.skip("no BLAS library seen by threadpoolctl")
+    with threadpool_limits(3):
+        # a BLAS may hold fewer threads than asked (MKL: the physical cores), and the
+        # passes take the fewest any BLAS allows
+        allowed = _first_order.RowThreads.allowed().n
+    if allowed == 1:
+        pytest.skip("the BLAS libraries allow one thread here")
     joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
     seen = []
     real = _first_order.RowThreads.run
@@ -486,7 +492,7 @@ def test_row_threads_change_nothing():
         with threadpool_limits(n), pytest.MonkeyPatch.context() as patch:
             patch.setattr(_first_order.RowThreads, "run", run)
             results[n] = first_order_average(ConvexProblem(joint, D, 0.1), tol=1e-8, sparse=False)
-    assert 3 in seen and 1 in seen
+    assert set(seen) == {1, allowed}
     np.testing.assert_array_equal(results[3][0], results[1][0])
     assert results[3][1:] == results[1][1:]
     # a block never depends on the grouping: 5 or more row blocks over 3 threads

@@ -94,7 +94,8 @@ def test_private_mean_and_covariance_converge_and_spend_their_budget():
     assert first.sensitivity == pytest.approx(np.sqrt(2) + first.sigma * 2**-20 * np.sqrt(2))
     inside = np.mean(np.linalg.norm(X - mean, axis=1) <= radius)
     assert 0.93 < inside <= 1.0  # the radius is a power of two above the 95 % quantile
-    # a public radius skips the centred quantile
+    # a public radius skips the centred quantile and pays for the count of the people
+    # beyond it (distortion_ says when the radius clips too many)
     acc2 = GaussianAccountant()
     private_mean_covariance(X, mu, rng=rng, accountant=acc2, radius=3.0)
     assert [e.name for e in acc2.spends] == [
@@ -103,6 +104,7 @@ def test_private_mean_and_covariance_converge_and_spend_their_budget():
         "centre",
         "centre",
         "covariance",
+        "people beyond the radius",
     ]
     assert acc2.mu == pytest.approx(mu, rel=1e-12)
 

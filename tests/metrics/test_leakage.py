@@ -93,6 +93,22 @@ def test_adversary_accuracy():
     assert tree > 0.9
 
 
+def test_adversary_accuracy_gives_the_callers_threads_back():
+    # A training split of one value of S returns early; the default adversary's limit of
+    # one BLAS thread must not outlive the call (threadpoolctl applies a limit when made).
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    s = np.r_[np.zeros(99, int), 1]
+    with threadpool_limits(2):
+        before = blas_threads()
+        for release in (s.reshape(-1, 1), np.tile(s, (2, 1)).T):
+            adversary_accuracy_score(s, release, train_size=0.5, random_state=0)
+            assert blas_threads() == before
+
+
 @pytest.mark.parametrize(
     "kwargs, match",
     [
