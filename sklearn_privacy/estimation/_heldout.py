@@ -217,12 +217,13 @@ def adversary(name, view, adversaries=None):
     """``(unfitted classifier, the features it reads)`` of a member of the panel.
 
     ``adversaries`` holds the user's classifiers by name; each reads the
-    release's columns as given.
+    release's columns as given. The panel's own members read
+    :attr:`ReleaseView.coded` (the category columns' codes, encoded once).
     """
     if adversaries and name in adversaries:
         return clone(adversaries[name]), view.values
     made = HELDOUT_ADVERSARIES[name](view)
-    return made if isinstance(made, tuple) else (made, view.values)
+    return made if isinstance(made, tuple) else (made, view.coded)
 
 
 def heldout_folds(codes, n_splits):
