@@ -84,8 +84,6 @@ def read_release(values, names=None):
     target-encoded, else one-hot encoded. The other columns are numbers.
     """
     n, d = values.shape
-    rows, symbols = encode_symbols(values, name="release")
-    n_distinct = len(symbols)
     one_hot, target, numbers = [], [], []
     column_codes = []
     for j in range(d):
@@ -99,6 +97,10 @@ def read_release(values, names=None):
             target.append(j)
         else:
             numbers.append(j)
+    # The rows coded from the columns' codes (which keep each column's order): the
+    # codes of the rows themselves, without sorting each string column again.
+    rows, symbols = encode_symbols(np.column_stack(column_codes), name="release")
+    n_distinct = len(symbols)
     discrete = is_symbolic(values, lambda: n_distinct)
     as_int = lambda columns: np.array(columns, dtype=int)  # noqa: E731
     numeric = set(numbers)
