@@ -162,8 +162,10 @@ def test_the_members_on_the_codes_equal_scikit_learns_encoders_on_the_strings(mo
     t = np.c_[few, many].astype(object)
 
     def on_strings(ordinal):
-        few = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1) if ordinal else (
-            OneHotEncoder(handle_unknown="ignore")
+        few = (
+            OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+            if ordinal
+            else OneHotEncoder(handle_unknown="ignore")
         )
         parts = [("categories", few, [0]), ("codes", _target_encoder(), [1])]
         return ColumnTransformer(parts, sparse_threshold=0)
