@@ -44,7 +44,8 @@ FLOOR = 1e-3
 # other rows still gives a held-out bound, and it keeps the panel's cost flat in
 # n; 2000 is about what the panel was measured with at n = 2000 (1600 rows a fold).
 # Adult's 32 561 rows of string columns, S = sex: 21.3 s of CPU with every training row,
-# 3.4 s with this cap (benchmarks/bench_leakage_panel.py --shapes).
+# 3.4 s with this cap (benchmarks/bench_leakage_panel.py --shapes); 2.45 s once the
+# strings are coded once per call (ReleaseView.coded; --adult-cost, warm call).
 MAX_FIT_ROWS = 2000
 
 
