@@ -25,6 +25,9 @@ and the ``L2CompressionDP`` pipeline are measured with ``--mechanisms``
 (today's code only: they show ``leakage_``, the scorer and a fresh held-out
 bound); MNIST needs ``--data-home`` with ``mnist/``.
 
+``--no-tables --adult-cost`` times issue 33's Adult call alone (S = sex, its
+other string columns), the ``--adult-baseline`` commit's code and today's.
+
 Run: ``python benchmarks/bench_leakage_panel.py [--baseline REF] [--mechanisms]
 [--quick]``
 """
