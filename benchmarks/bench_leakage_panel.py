@@ -25,6 +25,9 @@ and the ``L2CompressionDP`` pipeline are measured with ``--mechanisms``
 (today's code only: they show ``leakage_``, the scorer and a fresh held-out
 bound); MNIST needs ``--data-home`` with ``mnist/``.
 
+``--no-tables --adult-cost`` times issue 33's Adult call alone (S = sex, its
+other string columns), the ``--adult-baseline`` commit's code and today's.
+
 Run: ``python benchmarks/bench_leakage_panel.py [--baseline REF] [--mechanisms]
 [--quick]``
 """
@@ -537,6 +540,52 @@ out["  its fresh leakage estimate alone (leakage_score of its release)"] = cpu(
 print(out)
 """
 
+# Issue 33's Adult cost alone (--adult-cost): S = sex, its other string columns; the CPU
+# seconds of the first call and the least of three warm calls, and the estimates.
+ADULT_COST = r"""
+import time
+import warnings
+warnings.simplefilter("ignore")
+from sklearn_privacy.datasets import fetch_adult
+from sklearn_privacy.metrics import leakage_score
+
+X, _ = fetch_adult(data_home=DATA_HOME, return_X_y=True, download_if_missing=False, as_frame=True)
+strings = [c for c in X.columns if str(X[c].dtype) in ("category", "object")]
+release = X[[c for c in strings if c != "sex"]].astype(str).fillna("?")
+sex = X["sex"].astype(str)
+
+
+def cpu():
+    start = time.process_time()
+    estimate = leakage_score(sex, release, return_details=True)
+    return time.process_time() - start, estimate
+
+
+first, estimate = cpu()
+warm = min(cpu()[0] for _ in range(3))
+print((first, warm, float(estimate), estimate.estimates))
+"""
+
+
+def adult_cost(args):
+    """Issue 33's Adult call, the baseline commit's code and today's in one run."""
+    code = ADULT_COST.replace("DATA_HOME", repr(str(args.data_home)))
+    folder = checkout_at_ref(args.adult_baseline)
+    try:
+        found = {args.adult_baseline: run_with_package(folder, code)}
+    finally:
+        remove_checkout(folder)
+    found["today"] = run_with_package(REPO, code)
+    print(f"\n{'Adult, S = sex (CPU s)':<24}{'first':>7}{'warm':>7}{'value':>9}  members")
+    rows = []
+    for ref, (first, warm, value, estimates) in found.items():
+        members = ", ".join(f"{name} {read:.6f}" for name, read in estimates.items())
+        print(f"{ref:<24}{first:>7.2f}{warm:>7.2f}{value:>9.6f}  {members}")
+        rows.append(["adult cost", ref, first, warm, value, ""])
+    (_, base, _, _), (_, now, _, _) = found.values()
+    print(f"warm CPU, today / {args.adult_baseline}: {now / base:.2f}")
+    return rows
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -548,6 +597,10 @@ def main():
     parser.add_argument("--shapes", action="store_true", help="issue 33's shapes and costs")
     parser.add_argument("--no-costs", action="store_true", help="--shapes without the costs")
     parser.add_argument(
+        "--adult-cost", action="store_true", help="issue 33's Adult call, baseline and today"
+    )
+    parser.add_argument("--adult-baseline", default="66f015a", help="baseline of --adult-cost")
+    parser.add_argument(
         "--independence", action="store_true", help="issue 33's independent releases, 10 seeds"
     )
     parser.add_argument("--sizes", default="50,200,2000", help="rows of --independence")
@@ -558,6 +611,8 @@ def main():
     rows = [] if args.no_tables else tables(args)
     if args.shapes:
         rows += shapes(args)
+    if args.adult_cost:
+        rows += adult_cost(args)
     if args.independence:
         rows += independence(args)
     mechanisms = {}

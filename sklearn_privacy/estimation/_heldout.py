@@ -6,7 +6,7 @@ For a predictor ``q(s | t)`` fitted without a row, ``H(S) - E[-log q(S | T)] <= 
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.compose import ColumnTransformer
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.exceptions import ConvergenceWarning
@@ -14,8 +14,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline, make_union
 from sklearn.preprocessing import (
-    OneHotEncoder,
-    OrdinalEncoder,
     QuantileTransformer,
     StandardScaler,
     TargetEncoder,
@@ -46,7 +44,8 @@ FLOOR = 1e-3
 # other rows still gives a held-out bound, and it keeps the panel's cost flat in
 # n; 2000 is about what the panel was measured with at n = 2000 (1600 rows a fold).
 # Adult's 32 561 rows of string columns, S = sex: 21.3 s of CPU with every training row,
-# 3.4 s with this cap (benchmarks/bench_leakage_panel.py --shapes).
+# 3.4 s with this cap (benchmarks/bench_leakage_panel.py --shapes); 2.45 s once the
+# strings are coded once per call (ReleaseView.coded; --adult-cost, warm call).
 MAX_FIT_ROWS = 2000
 
 
@@ -98,6 +97,54 @@ def _target_encoder():
     return TargetEncoder(random_state=0)
 
 
+class CodeEncoder(TransformerMixin, BaseEstimator):
+    """One-hot (or ordinal) features of columns of codes ``0, 1, ...``, fitted on the codes seen.
+
+    The features of ``OneHotEncoder(handle_unknown="ignore")`` (or of
+    ``OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)``) on
+    the same codes: a column per code seen in :meth:`fit` in increasing order
+    (or the rank among them), a code not seen gives zeros (or -1). The codes are
+    :attr:`ReleaseView.coded`, so a lookup table replaces those encoders' sorts
+    and checks of every column in every fold.
+    """
+
+    def __init__(self, ordinal=False):
+        self.ordinal = ordinal
+
+    def fit(self, X, y=None):
+        X = np.asarray(X, dtype=np.intp)
+        self.categories_ = [np.flatnonzero(np.bincount(column)) for column in X.T]
+        return self
+
+    def _ranks(self, column, seen):
+        """Each code's rank among the codes seen in fit, -1 for a code not seen."""
+        table = np.full(max(int(column.max()), int(seen[-1])) + 1, -1)
+        table[seen] = np.arange(seen.size)
+        return table[column]
+
+    def transform(self, X):
+        X = np.asarray(X, dtype=np.intp)
+        ranks = [self._ranks(column, seen) for column, seen in zip(X.T, self.categories_)]
+        if self.ordinal:
+            return np.column_stack(ranks).astype(float)
+        sizes = [seen.size for seen in self.categories_]
+        out = np.zeros((X.shape[0], sum(sizes)))
+        for start, rank in zip(np.cumsum([0] + sizes[:-1]), ranks):
+            known = np.flatnonzero(rank >= 0)
+            out[known, start + rank[known]] = 1.0
+        return out
+
+    def get_feature_names_out(self, input_features=None):
+        names = [f"x{k}" for k in range(len(self.categories_))]
+        names = names if input_features is None else [str(name) for name in input_features]
+        if self.ordinal:
+            return np.asarray(names, dtype=object)
+        return np.asarray(
+            [f"{name}_{code}" for name, seen in zip(names, self.categories_) for code in seen],
+            dtype=object,
+        )
+
+
 def _encoded(view, numbers, ordinal=False):
     """The release's columns encoded for a model: codes as categories, numbers by ``numbers``.
 
@@ -105,13 +152,8 @@ def _encoded(view, numbers, ordinal=False):
     target-encoded (cross-fitted within the training rows by scikit-learn's
     :class:`~sklearn.preprocessing.TargetEncoder`), the rest ``numbers``.
     """
-    few = (
-        OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
-        if ordinal
-        else OneHotEncoder(handle_unknown="ignore")
-    )
     parts = [
-        ("categories", few, view.one_hot),
+        ("categories", CodeEncoder(ordinal), view.one_hot),
         ("codes", _target_encoder(), view.target),
         ("numbers", numbers, view.numbers),
     ]
@@ -217,12 +259,13 @@ def adversary(name, view, adversaries=None):
     """``(unfitted classifier, the features it reads)`` of a member of the panel.
 
     ``adversaries`` holds the user's classifiers by name; each reads the
-    release's columns as given.
+    release's columns as given. The panel's own members read
+    :attr:`ReleaseView.coded` (the category columns' codes, encoded once).
     """
     if adversaries and name in adversaries:
         return clone(adversaries[name]), view.values
     made = HELDOUT_ADVERSARIES[name](view)
-    return made if isinstance(made, tuple) else (made, view.values)
+    return made if isinstance(made, tuple) else (made, view.coded)
 
 
 def heldout_folds(codes, n_splits):

@@ -202,7 +202,8 @@ def panel_members(n_classes, view, adversaries=None):
         why = "few distinct rows (the table reads every function of a row)"
         left_out.update(dict.fromkeys(("network", "pairs"), why))
     if view.values.shape[1] > MAX_PAIR_COLUMNS:
-        left_out["pairs"] = f"more than {MAX_PAIR_COLUMNS} columns (screening grows with their square)"
+        why = f"more than {MAX_PAIR_COLUMNS} columns (screening grows with their square)"
+        left_out["pairs"] = why
     if n_classes > MAX_PANEL_CLASSES:
         why = f"{n_classes} values of S (more than {MAX_PANEL_CLASSES}: cost grows with them)"
         left_out.update(dict.fromkeys(("logistic", "boosting", "network", "pairs"), why))
@@ -233,8 +234,10 @@ def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
     return out
 
 
-def column_importance(fits, view, codes, h_s):
+def column_importance(fits, view, codes, h_s, features=None):
     """Each release column's held-out permutation importance in nats, largest first.
+
+    ``features`` are what the fitted models read (default: ``view.values``).
 
     For each fold's fitted model and test rows, the column is shuffled among
     the test rows (seeded) and the held-out bound recomputed on every fold's
@@ -242,6 +245,7 @@ def column_importance(fits, view, codes, h_s):
     (at most the bound itself; 0 for a column the model does not use).
     """
     n_classes = int(codes.max()) + 1
+    features = view.values if features is None else features
     rng = np.random.default_rng(0)
     n = sum(test.size for _, test, _ in fits)
     bound = max(h_s + sum(log_q.sum() for _, _, log_q in fits) / n, 0.0)
@@ -251,7 +255,7 @@ def column_importance(fits, view, codes, h_s):
             if fitted is None:
                 permuted[j] += log_q.sum()
                 continue
-            shuffled = view.values[test].copy()
+            shuffled = features[test].copy()
             shuffled[:, j] = shuffled[rng.permutation(test.size), j]
             proba = np.zeros((test.size, n_classes))
             proba[:, fitted.classes_] = fitted.predict_proba(shuffled)
@@ -341,7 +345,8 @@ def panel_estimate(
     if attribute and readers:  # above 200 values of S the table alone may have run
         winner = best[: len(best) - len(label)] if label else best
         columns_by = winner if winner in readers else max(readers, key=lambda r: heldout[r][0])
-        columns = column_importance(heldout[columns_by][2], view, codes, h_s)
+        features = adversary(columns_by, view, adversaries)[1]
+        columns = column_importance(heldout[columns_by][2], view, codes, h_s, features)
         columns_by += label
     return LeakageEstimate(
         value=float(min(max(estimates[best], 0.0), h_s)),

@@ -39,6 +39,11 @@ class ReleaseView:
         repeated values), and as numbers.
     names : list of str
         The columns' names (a DataFrame's, else their positions).
+    coded : ndarray of shape (n_samples, n_features)
+        What the panel's own members read: each category column as the codes of
+        its values in sorted order (the order the encoders sort them in, so they
+        make the same features), the number columns as they are. Read once, so
+        that no member re-sorts strings in each fold.
     """
 
     values: np.ndarray
@@ -49,6 +54,7 @@ class ReleaseView:
     target: np.ndarray
     numbers: np.ndarray
     names: list
+    coded: np.ndarray
 
 
 def _is_code(column):
@@ -78,20 +84,29 @@ def read_release(values, names=None):
     target-encoded, else one-hot encoded. The other columns are numbers.
     """
     n, d = values.shape
-    rows, symbols = encode_symbols(values, name="release")
-    n_distinct = len(symbols)
     one_hot, target, numbers = [], [], []
+    column_codes = []
     for j in range(d):
         column = values[:, j]
-        n_values = len(encode_symbols(column, name="release")[1])
+        codes, column_symbols = encode_symbols(column, name="release")
+        column_codes.append(codes)
+        n_values = len(column_symbols)
         if n_values <= MAX_ONE_HOT or (column.dtype.kind not in "biufc"):
             (one_hot if n_values <= MAX_ONE_HOT else target).append(j)
         elif _is_code(column) and n_values < n:
             target.append(j)
         else:
             numbers.append(j)
+    # The rows coded from the columns' codes (which keep each column's order): the
+    # codes of the rows themselves, without sorting each string column again.
+    rows, symbols = encode_symbols(np.column_stack(column_codes), name="release")
+    n_distinct = len(symbols)
     discrete = is_symbolic(values, lambda: n_distinct)
     as_int = lambda columns: np.array(columns, dtype=int)  # noqa: E731
+    numeric = set(numbers)
+    coded = np.column_stack(
+        [values[:, j] if j in numeric else column_codes[j] for j in range(d)]
+    ).astype(float)
     return ReleaseView(
         values=values,
         rows=rows,
@@ -101,4 +116,5 @@ def read_release(values, names=None):
         target=as_int(target),
         numbers=as_int(numbers),
         names=[str(name) for name in (names if names is not None else range(d))],
+        coded=coded,
     )

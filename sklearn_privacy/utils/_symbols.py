@@ -32,6 +32,8 @@ def _column_categories(column, unordered="repr"):
     ``unordered="raise"``.
     """
     try:
+        if column.dtype.kind == "O":
+            return _object_categories(column)
         return np.unique(column, return_inverse=True)
     except TypeError:
         if unordered == "raise":
@@ -39,6 +41,21 @@ def _column_categories(column, unordered="repr"):
         keys = np.array([repr(v) for v in column.tolist()])
         _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
         return column[first], codes
+
+
+def _object_categories(column):
+    """``np.unique(column, return_inverse=True)`` of an object column, by hashing.
+
+    The rows are grouped by a hash table (``pandas.factorize``) and only the
+    distinct values sorted: 32 561 strings of Adult's columns are sorted in
+    0.06 s a column, hashed in a few ms. A missing value (None, NaN), which
+    ``factorize`` drops, sends the column to ``np.unique``.
+    """
+    codes, distinct = pd.factorize(column)
+    if codes.size and codes.min() < 0:
+        return np.unique(column, return_inverse=True)
+    values, order = np.unique(np.asarray(distinct, dtype=object), return_inverse=True)
+    return values, order[codes]
 
 
 def _row_keys(column_codes, radix):

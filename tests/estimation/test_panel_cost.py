@@ -3,15 +3,26 @@
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
 
 import sklearn_privacy.estimation._heldout as heldout
 from sklearn_privacy import PPANTransformer
-from sklearn_privacy.estimation._heldout import FLOOR, adversary, heldout_folds
+from sklearn_privacy.estimation._heldout import (
+    FLOOR,
+    CodeEncoder,
+    TunedLogisticRegression,
+    _target_encoder,
+    adversary,
+    heldout_folds,
+)
 from sklearn_privacy.estimation._panel import panel_members
 from sklearn_privacy.estimation._release import read_release
-from sklearn_privacy.information import entropy_from_samples
+from sklearn_privacy.information import encode_symbols, entropy_from_samples
 from sklearn_privacy.metrics import leakage_score
 
 FITTED_ROWS = []
@@ -104,3 +115,75 @@ def test_ppan_with_1000_values_of_s_is_bounded():
     assert sorted(estimate.estimates) == ["knn", "table"]
     assert "values of S (more than 200" in estimate.left_out["logistic"]
     assert mech.fresh_leakage_ == pytest.approx(0.0, abs=0.05)
+
+
+def test_the_code_encoder_makes_the_features_of_scikit_learns_encoders():
+    # the oracle: scikit-learn's encoders on the same codes; the test rows hold codes
+    # never seen in fit (5, and 9 above every fitted code), which give zeros (or -1)
+    rng = np.random.default_rng(0)
+    train = np.c_[rng.choice([0, 1, 2, 4], 60), rng.choice([3, 7], 60)]
+    test = np.c_[rng.choice([0, 4, 5, 9], 40), rng.choice([0, 3, 7, 8], 40)]
+    ours = CodeEncoder().fit(train)
+    theirs = OneHotEncoder(handle_unknown="ignore", sparse_output=False).fit(train)
+    np.testing.assert_array_equal(ours.transform(test), theirs.transform(test))
+    np.testing.assert_array_equal(ours.transform(train), theirs.transform(train))
+    np.testing.assert_array_equal(ours.get_feature_names_out(), theirs.get_feature_names_out())
+    ours = CodeEncoder(ordinal=True).fit(train)
+    theirs = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1).fit(train)
+    np.testing.assert_array_equal(ours.transform(test), theirs.transform(test))
+
+
+def test_the_release_is_read_once_into_the_codes_the_members_read():
+    rng = np.random.default_rng(2)
+    strings = np.c_[rng.choice(["b", "a", "c"], 300), rng.choice(["x", "y"], 300)]
+    numbers = np.c_[rng.choice([10, -3, 7], 300), rng.normal(size=300)]
+    for t in (strings, numbers):
+        view = read_release(t)
+        # the rows' codes are those of the rows themselves; each category column's codes
+        # those of its values in sorted order; a number column as it is
+        np.testing.assert_array_equal(view.rows, encode_symbols(t)[0])
+        for j in view.one_hot:
+            np.testing.assert_array_equal(view.coded[:, j], encode_symbols(t[:, j])[0])
+    assert view.numbers.tolist() == [1]
+    np.testing.assert_array_equal(view.coded[:, 1], numbers[:, 1])
+    np.testing.assert_array_equal(view.coded[:, 0], np.searchsorted([-3, 7, 10], numbers[:, 0]))
+
+
+def test_the_members_on_the_codes_equal_scikit_learns_encoders_on_the_strings(monkeypatch):
+    # the oracle: the logistic and boosting members as they were, scikit-learn's encoders
+    # reading the strings, passed as the user's adversaries (which read the release as
+    # given); every training row for all, so the two read the same rows
+    monkeypatch.setattr(heldout, "MAX_FIT_ROWS", None)
+    rng = np.random.default_rng(3)
+    n = 600
+    s = rng.integers(0, 2, n)
+    few = np.where(rng.random(n) < 0.7, s, 1 - s).astype(str)
+    many = np.char.add("v", (rng.integers(0, 40, n) + 40 * s).astype(str))  # 80 values
+    t = np.c_[few, many].astype(object)
+
+    def on_strings(ordinal):
+        few = (
+            OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+            if ordinal
+            else OneHotEncoder(handle_unknown="ignore")
+        )
+        parts = [("categories", few, [0]), ("codes", _target_encoder(), [1])]
+        return ColumnTransformer(parts, sparse_threshold=0)
+
+    boosting = HistGradientBoostingClassifier(
+        max_bins=32, early_stopping=True, random_state=0, categorical_features=None
+    )
+    mine = {
+        "logistic_on_strings": make_pipeline(on_strings(False), TunedLogisticRegression()),
+        "boosting_on_strings": make_pipeline(on_strings(True), boosting),
+    }
+    estimates = leakage_score(s, t, adversaries=mine, return_details=True).estimates
+    assert view_kinds(t) == ([0], [1])
+    assert estimates["logistic"] == pytest.approx(estimates["logistic_on_strings"], abs=1e-9)
+    assert estimates["boosting"] == pytest.approx(estimates["boosting_on_strings"], abs=1e-9)
+    assert estimates["logistic"] > 0.3  # S is in the release: the test reads a real bound
+
+
+def view_kinds(t):
+    view = read_release(t)
+    return view.one_hot.tolist(), view.target.tolist()

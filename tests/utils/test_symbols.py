@@ -148,3 +148,23 @@ def test_row_index_nearest_against_a_loop():
         assert code == expected
     take = rng.integers(0, len(records), 50)
     np.testing.assert_array_equal(index.nearest(records[take], counts), take)  # seen rows
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        np.random.default_rng(0).choice([" Male", "?", "b", "a"], 500),
+        [1, 1.0, 2, True, 0, False, 2.5, -0.0, 0.0, 2],
+        [1.0, np.nan, 2.0, np.nan],
+        [(1, 2), (0, 1), (1, 2)],
+    ],
+    ids=["strings", "mixed numbers", "nan", "tuples"],
+)
+def test_an_object_column_is_coded_as_np_unique_codes_it(column):
+    # the oracle: np.unique's sort of every cell; an object column is hashed instead
+    cells = np.empty(len(column), dtype=object)
+    cells[:] = list(column)  # tuples kept as cells
+    values, codes = np.unique(cells, return_inverse=True)
+    got_codes, got_values = encode_rows(cells)
+    np.testing.assert_array_equal(got_codes, codes)
+    assert got_values.tolist() == values.tolist()
