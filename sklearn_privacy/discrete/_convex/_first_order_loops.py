@@ -21,6 +21,7 @@ from sklearn_privacy.discrete._convex._iterates import (
     full_iterate,
 )
 from sklearn_privacy.discrete._convex._max_leakage import certified_lower_end
+from sklearn_privacy.discrete._convex._polish import polish_maximum
 from sklearn_privacy.discrete._convex._problem import (
     _TINY,
     _bar,
@@ -303,7 +304,10 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
     lo_cut, _ = certified_lower_end(
         problem, [*cut_mappings, Q_hi], lo_smooth, hi, tol=CUT_TOL, verbose=verbose
     )
-    return Q_hi, hi, min(max(lo_smooth, lo_cut), hi), smoothing.n_iter
+    lo = min(max(lo_smooth, lo_cut), hi)
+    Q_hi, hi = polish_maximum(problem, Q_hi, lo, hi)
+    _say(verbose, f"conic polish on the support: maximum leakage {hi:.8g}", level=2)
+    return Q_hi, hi, min(lo, hi), smoothing.n_iter
 
 
 def _certified_below(problem, mu, log_post, hi, tol):
