@@ -107,12 +107,19 @@ class _Restricted:
 
 
 def _grow(problem, used, mask, delta):
-    """Column generation at ``delta``: the mask once no pair prices below 0 (or the rounds end)."""
+    """Column generation at ``delta``, then only the pairs its last solution uses (and ``mask``'s).
+
+    Pairs enter while some price below 0, for at most ``_GROW_ROUNDS`` rounds; the
+    ones left at 0 are dropped, since each solve's time grows with the pairs
+    (500 symbols: 0.3 s on 1100 pairs, 2-4 s on 3700).
+    """
+    kept = mask
     for _ in range(_GROW_ROUNDS):
         restricted = _Restricted(problem, used, mask)
         out = restricted.solve(delta)
         if out is None:
             break
+        kept = kept | (out[1][:, used] > 1e-9)
         cost = restricted.reduced_costs(out[1], delta)
         new = (cost < -1e-6) & ~mask
         if not new.any():
@@ -122,7 +129,7 @@ def _grow(problem, used, mask, delta):
         add = np.zeros_like(mask)
         np.put_along_axis(add, best, True, axis=1)
         mask = mask | (add & new)
-    return mask
+    return kept
 
 
 def _verified(problem, Q):
