@@ -522,3 +522,20 @@ def test_first_order_maximum_upper_end_reaches_the_conic_optimum(seed):
     assert fo["maximum_leakage"] == pytest.approx(max_information_leakage(joint @ fo["mapping"]))
     assert opt - 1e-7 <= fo["maximum_leakage"] <= opt + 1e-4
     assert fo["maximum_leakage"] - fo["gap"] <= opt + 1e-9
+
+
+def test_polish_keeps_the_mapping_above_its_pair_cap(monkeypatch):
+    # Above _MAX_PAIRS the polish returns the first-order mapping untouched; below
+    # it the polished upper end is a verified mapping's leakage, never higher.
+    from sklearn_privacy.discrete._convex import _polish
+    from sklearn_privacy.discrete._convex._first_order_loops import first_order_maximum
+
+    joint = np.random.default_rng(3).dirichlet(np.ones(3 * 6)).reshape(3, 6)
+    problem = ConvexProblem(joint, 1 - np.eye(6), 0.15)
+    Q, hi, lo, _ = first_order_maximum(problem)
+    polished, eps = _polish.polish_maximum(problem, Q, lo, hi)
+    assert eps <= hi
+    assert eps == pytest.approx(max_information_leakage(joint @ polished))
+    monkeypatch.setattr(_polish, "_MAX_PAIRS", 0)
+    same, eps_same = _polish.polish_maximum(problem, Q, lo, hi)
+    assert same is Q and eps_same == hi

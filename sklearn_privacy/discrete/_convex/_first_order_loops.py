@@ -245,7 +245,8 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
     least-average-leakage mapping.
 
     Upper end: the maximum leakage of the best mapping met (outputs below
-    1e-6 pruned, budget checked). Lower end: the larger of two certificates.
+    1e-6 pruned, budget checked), then polished by conic programs on the pairs
+    near its support (:func:`~._polish.polish_maximum`). Lower end: the larger of two certificates.
     :func:`max_leakage_certificate` with the weights ``w_u`` (the multipliers
     of the perspective constraints at the smoothed optimum) and the mapping's
     posteriors, by bisection after each ``t``; and

@@ -30,6 +30,9 @@ _CLARABEL_RETRIES = ({}, {"static_regularization_constant": 1e-7}, {"max_step_fr
 # Column generation: at most _GROW_ROUNDS rounds of at most _PER_ROW pairs per row.
 _GROW_ROUNDS = 6
 _PER_ROW = 8
+# No polish above this many pairs (a program on 3700 pairs takes 2-4 s; Clarabel's
+# time grows faster than the pairs), and no pairs added past it.
+_MAX_PAIRS = 20_000
 
 
 class _Restricted:
@@ -99,9 +102,10 @@ class _Restricted:
         # cvxpy's sign of an equality's multiplier: the one that prices the pairs in use at 0.
         on = Q[self.rows, used[self.cols]] > 1e-9
         minus, plus = cost - mu[:, None], cost + mu[:, None]
-        if np.abs(plus[self.rows[on], self.cols[on]]).mean() < np.abs(
-            minus[self.rows[on], self.cols[on]]
-        ).mean():
+        if (
+            np.abs(plus[self.rows[on], self.cols[on]]).mean()
+            < np.abs(minus[self.rows[on], self.cols[on]]).mean()
+        ):
             return plus
         return minus
 
@@ -122,7 +126,7 @@ def _grow(problem, used, mask, delta):
         kept = kept | (out[1][:, used] > 1e-9)
         cost = restricted.reduced_costs(out[1], delta)
         new = (cost < -1e-6) & ~mask
-        if not new.any():
+        if not new.any() or mask.sum() > _MAX_PAIRS:
             break
         k = min(_PER_ROW, used.size - 1)
         best = np.argpartition(cost, k, axis=1)[:, :k]
@@ -158,11 +162,14 @@ def polish_maximum(problem, Q_hi, lo, hi, *, tol=1e-5, max_steps=12):
     Returns
     -------
     Q : ndarray of shape (n_y, n_u)
+        ``Q_hi`` itself when its support has more than ``_MAX_PAIRS`` pairs.
     eps : float
         Its maximum leakage (verified), at most ``hi``.
     """
     used = np.flatnonzero(problem.p_y @ Q_hi > 0)
     mask = Q_hi[:, used] > 1e-9
+    if mask.sum() > _MAX_PAIRS:
+        return Q_hi, hi
     # Grow the pairs a quarter of the way down the bracket: near the upper end the
     # support found is close to the optimum's.
     mask = _grow(problem, used, mask, problem.h_s - (hi - 0.25 * (hi - lo)))
