@@ -44,9 +44,14 @@ class RowThreads:
     @classmethod
     def allowed(cls):
         """As many threads as threadpoolctl's limits give the BLAS (all cores unless the
-        user limits them), to be read before the loops limit the BLAS to one thread."""
+        user limits them), to be read before the loops limit the BLAS to one thread.
+
+        The largest count of the BLAS libraries loaded: ``threadpool_limits(n)`` sets them
+        all to ``n``, while a library built for one thread (SCS's, loaded with cvxpy) says
+        1 whatever the user allows.
+        """
         counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
-        return cls(max(1, min(counts)) if counts else 1)
+        return cls(max(1, max(counts)) if counts else 1)
 
     def run(self, n_rows, block, work):
         """``work(starts)`` over the block starts ``range(0, n_rows, block)``."""
