@@ -234,10 +234,10 @@ def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
     return out
 
 
-def column_importance(fits, view, codes, h_s, features=None):
+def column_importance(fits, view, codes, h_s, features):
     """Each release column's held-out permutation importance in nats, largest first.
 
-    ``features`` are what the fitted models read (default: ``view.values``).
+    ``features`` are what the fitted models read (:func:`adversary`'s second part).
 
     For each fold's fitted model and test rows, the column is shuffled among
     the test rows (seeded) and the held-out bound recomputed on every fold's
@@ -245,7 +245,6 @@ def column_importance(fits, view, codes, h_s, features=None):
     (at most the bound itself; 0 for a column the model does not use).
     """
     n_classes = int(codes.max()) + 1
-    features = view.values if features is None else features
     rng = np.random.default_rng(0)
     n = sum(test.size for _, test, _ in fits)
     bound = max(h_s + sum(log_q.sum() for _, _, log_q in fits) / n, 0.0)
