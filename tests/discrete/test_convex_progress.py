@@ -124,10 +124,12 @@ def test_maximum_leakage_bars_smoothing_and_certificate(every_step, capsys):
     # It starts where the warm start stopped and ends at the iterations returned.
     assert smoothing[0][0] == warm[-1][0] and smoothing[-1][0] == result["n_iter"]
     assert any(re.fullmatch(r"t=10, max leakage in \[.*, .*\]", p) for _, _, p in smoothing)
-    cut = _bar_states(err, "maximum leakage: cut certificate")
-    assert cut and all(
-        re.fullmatch(r"eps=\S+, bracket width \S+, \d+ LPs", p) for done, _, p in cut if done
+    dual = _bar_states(err, "maximum leakage: exact dual")
+    assert dual and all(
+        re.fullmatch(r"eps=\S+, bracket width \S+", p) for done, _, p in dual if done
     )
+    widths = [float(p.split("width ")[1]) for done, _, p in dual if done]
+    assert widths[-1] == pytest.approx(result["gap"], rel=1e-2, abs=1e-12)
 
 
 def test_conic_line_search_says_its_solver_and_shows_the_bracket(every_step, capsys):

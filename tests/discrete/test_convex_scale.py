@@ -340,7 +340,7 @@ def _random_problem(seed, n=7, n_s=3, kind="hamming"):
 @pytest.mark.parametrize("seed", range(12))
 def test_first_order_maximum_bracket_holds_the_conic_optimum(seed):
     # Soundness of the certified bracket on many small random cases: the lower end
-    # (cut certificate) never exceeds the conic optimum (Clarabel's line search,
+    # (the exact dual) never exceeds the conic optimum (Clarabel's line search,
     # tol 1e-9), and the upper end is the mapping's own, verified leakage.
     kind = ("hamming", "absolute", "squared")[seed % 3]
     joint, D, budget = _random_problem(seed, n=5 + seed % 4, n_s=2 + seed % 3, kind=kind)
@@ -364,61 +364,27 @@ def test_first_order_maximum_bracket_holds_the_conic_optimum(seed):
 
 def test_cut_certificate_never_refutes_a_feasible_level():
     # Weak duality of the cut bound: at a level above the optimum no cuts and no
-    # weights prove infeasibility (random ones, and the linear program's best);
-    # below it, the optimum's own posteriors do.
-    from sklearn_privacy.discrete._convex._max_leakage import (
-        _solve_level,
-        certified_lower_end,
-        cut_certificate,
-    )
+    # weights prove infeasibility (random ones, and the exact dual's own, solved on
+    # every pair); below it, the exact dual does.
+    from sklearn_privacy.discrete._convex._dual_columns import LevelDual, cut_certificate
 
     rng = np.random.default_rng(3)
     joint = rng.dirichlet(np.ones(3 * 6)).reshape(3, 6)
     D = 1 - np.eye(6)
     budget = 0.15
-    best = min_maximum_leakage_mapping(joint, D, budget, tol=1e-10)
-    opt = best["maximum_leakage"]
+    opt = min_maximum_leakage_mapping(joint, D, budget, tol=1e-10)["maximum_leakage"]
     problem = ConvexProblem(joint, D, budget)
     h_s = entropy(joint.sum(axis=1))
     P = (joint / joint.sum(axis=0)).T
+    every_pair = np.nonzero(np.ones((6, 6)))
     for _ in range(30):
         cuts = [P @ np.log(rng.dirichlet(np.ones(3), 6).T) for _ in range(2)]
         nu = rng.exponential(size=(6, 2)) * 10.0 ** rng.integers(-2, 3)
         for eps in (opt + 1e-6, opt + 0.05):
             assert cut_certificate(problem, h_s - eps, cuts, nu) <= 0
-            pairs = (np.repeat(np.arange(6), 6), np.tile(np.arange(6), 6))
-            out, _ = _solve_level(problem, h_s - eps, cuts, pairs, [0])
-            assert cut_certificate(problem, h_s - eps, cuts, out[2]) <= 0
-    lower, _ = certified_lower_end(problem, [best["mapping"]], 0.0, opt)
-    assert opt - 1e-3 <= lower <= opt
-
-
-def test_cut_rounds_close_the_bracket_from_a_poor_start(monkeypatch):
-    # Kelley's rounds: from the cuts of the closest mapping alone (most outputs
-    # empty, so only the prior and the closest input's posterior to cut at), the
-    # certified lower end comes within 1e-3 of the conic optimum (Clarabel's line
-    # search, tol 1e-10) once the budget allows 12 cuts, and never above it; without
-    # the rounds it stays below, and the default budget lies in between.
-    from sklearn_privacy.discrete._convex import _max_leakage
-    from sklearn_privacy.discrete._convex._problem import _closest_mapping
-
-    D = 1 - np.eye(8)
-    default = _max_leakage._CUT_BUDGET
-    for seed in range(3):
-        joint = np.random.default_rng(20 + seed).dirichlet(np.full(3 * 8, 0.5)).reshape(3, 8)
-        opt = min_maximum_leakage_mapping(joint, D, 0.15, tol=1e-10)["maximum_leakage"]
-
-        def lower_end(budget, joint=joint, opt=opt):
-            monkeypatch.setattr(_max_leakage, "_CUT_BUDGET", budget)
-            problem = ConvexProblem(joint, D, 0.15)
-            return _max_leakage.certified_lower_end(
-                problem, [_closest_mapping(D)], 0.0, opt, tol=1e-4
-            )[0]
-
-        full, budgeted, without = lower_end(12), lower_end(default), lower_end(0)
-        assert opt - 1e-3 <= full <= opt + 1e-9
-        assert without < full - 1e-3
-        assert without - 1e-4 <= budgeted <= opt + 1e-9
+    for eps in (opt + 1e-6, opt + 0.05):
+        assert LevelDual(problem, every_pair).certify(eps)[0] <= 0
+    assert LevelDual(problem, every_pair).certify(opt - 1e-5)[0] > 0
 
 
 def test_working_set_steps_match_full_steps():
@@ -530,21 +496,22 @@ def test_first_order_maximum_upper_end_reaches_the_conic_optimum(seed):
     assert fo["maximum_leakage"] - fo["gap"] <= opt + 1e-9
 
 
-def test_polish_keeps_the_mapping_above_its_pair_cap(monkeypatch):
-    # Above _MAX_PAIRS the polish returns the first-order mapping untouched; below
-    # it the polished upper end is a verified mapping's leakage, never higher.
-    from sklearn_privacy.discrete._convex import _polish
+def test_dual_bracket_returns_verified_mappings_or_its_inputs(monkeypatch):
+    # The upper end is a verified mapping's own maximum leakage within the budget;
+    # with no program allowed, the inputs come back unchanged.
+    from sklearn_privacy.discrete._convex import _dual_columns
     from sklearn_privacy.discrete._convex._first_order_loops import first_order_maximum
 
     joint = np.random.default_rng(3).dirichlet(np.ones(3 * 6)).reshape(3, 6)
-    problem = ConvexProblem(joint, 1 - np.eye(6), 0.15)
+    D = 1 - np.eye(6)
+    problem = ConvexProblem(joint, D, 0.15)
     Q, hi, lo, _ = first_order_maximum(problem)
-    polished, eps = _polish.polish_maximum(problem, Q, lo, hi)
-    assert eps <= hi
-    assert eps == pytest.approx(max_information_leakage(joint @ polished))
-    monkeypatch.setattr(_polish, "_MAX_PAIRS", 0)
-    same, eps_same = _polish.polish_maximum(problem, Q, lo, hi)
-    assert same is Q and eps_same == hi
+    assert hi == pytest.approx(max_information_leakage(joint @ Q))
+    assert float(problem.p_y @ (Q * D).sum(axis=1)) <= 0.15 + 1e-9
+    monkeypatch.setattr(_dual_columns, "_MAX_SOLVES", 0)
+    start = np.eye(6)
+    same, hi_same, lo_same = _dual_columns.dual_bracket(problem, start, 0.1, 0.9)
+    assert same is start and (hi_same, lo_same) == (0.9, 0.1)
 
 
 @pytest.mark.parametrize(("seed", "kind", "budget"), [(3, "hamming", 0.15), (4, "absolute", 0.4)])
@@ -552,8 +519,8 @@ def test_exact_dual_certifies_just_below_the_conic_optimum(seed, kind, budget):
     # Oracle: the full conic line search (Clarabel, tol 1e-10). The exact dual of a
     # level, grown from the pairs of the closest mapping only, proves every level
     # 1e-4 below the optimum infeasible and none 1e-4 above; its Newton climb ends
-    # within 1e-5 below the optimum, never above it.
-    from sklearn_privacy.discrete._convex._dual_columns import LevelDual, dual_lower_end
+    # within 1e-5 below the optimum, never above it, and its mapping within 1e-5 above.
+    from sklearn_privacy.discrete._convex._dual_columns import LevelDual, dual_bracket
     from sklearn_privacy.discrete._convex._problem import _closest_mapping
 
     rng = np.random.default_rng(seed)
@@ -562,9 +529,10 @@ def test_exact_dual_certifies_just_below_the_conic_optimum(seed, kind, budget):
     opt = min_maximum_leakage_mapping(joint, D, budget, tol=1e-10)["maximum_leakage"]
     problem = ConvexProblem(joint, D, budget)
     start = np.nonzero(_closest_mapping(D))
-    below, _ = LevelDual(problem, start).certify(opt - 1e-4)
-    above, _ = LevelDual(problem, start).certify(opt + 1e-4)
+    below = LevelDual(problem, start).certify(opt - 1e-4)[0]
+    above = LevelDual(problem, start).certify(opt + 1e-4)[0]
     assert below > 0
     assert above <= 0
-    lo = dual_lower_end(problem, _closest_mapping(D), 0.0, opt + 0.05)
+    _, hi, lo = dual_bracket(problem, _closest_mapping(D), 0.0, opt + 0.05)
     assert opt - 1e-5 <= lo <= opt + 1e-9
+    assert opt - 1e-9 <= hi <= opt + 1e-5

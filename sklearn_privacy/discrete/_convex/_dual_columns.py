@@ -1,4 +1,4 @@
-"""Thm. 2's lower end from the exact Lagrange dual of a level, solved on a few pairs.
+"""Thm. 2 on large alphabets: both ends from the exact Lagrange dual of a level, on a few pairs.
 
 At a level ``eps`` (``delta = H(S) - eps``) the least distortion is, by Gibbs and
 Sion's minimax (design.md),
@@ -8,12 +8,15 @@ cone per ``(s, u)``. :class:`LevelDual` solves it with the ``min_u`` over a set 
 pairs ``(y, u)`` only and adds the pairs whose constraint the solution breaks
 (column generation on the primal); every output, those no mapping uses included,
 keeps its own ``lam_u`` and ``r(.|u)``. Whatever the pairs, the solution's exact
-value over every pair (:func:`~._max_leakage.cut_certificate`) bounds the least
-distortion from below: above the budget, the level is proved infeasible.
+value over every pair (:func:`cut_certificate`) bounds the least distortion from
+below: above the budget, the level is proved infeasible. The program's multipliers
+are a mapping on the pairs: below the budget, it is a verified upper end.
 
-:func:`dual_lower_end` climbs from below by Newton's method on the least distortion,
-convex and decreasing in ``eps`` (a maximum of functions affine in ``delta``): the
-tangent's root lies below the optimum, so every level it visits is certified.
+:func:`dual_bracket` runs Newton's method on the least distortion, convex and
+decreasing in ``eps`` (a maximum of functions affine in ``delta``): from a level
+above the optimum and from one below, the tangent's root lies below the optimum,
+so every level it visits from there is certified; a last level just above gives
+the mapping.
 """
 
 import warnings
@@ -21,16 +24,28 @@ import warnings
 import numpy as np
 from scipy import sparse
 
-from sklearn_privacy.discrete._convex._max_leakage import cut_certificate
-from sklearn_privacy.discrete._convex._problem import _say
+from sklearn_privacy.discrete._convex._problem import (
+    _bar,
+    _clean_mapping,
+    _expected_distortion,
+    _prune_outputs,
+    _say,
+    _step,
+)
+from sklearn_privacy.information import max_information_leakage
 
-__all__ = ["LevelDual", "dual_lower_end"]
+__all__ = ["LevelDual", "cut_certificate", "dual_bracket"]
+
+# Clarabel's settings tried in turn: its defaults stop with InsufficientProgress on
+# some of these programs (500 symbols, issue 38), a larger static regularisation
+# or shorter steps then solve them.
+_CLARABEL_RETRIES = ({}, {"static_regularization_constant": 1e-7}, {"max_step_fraction": 0.9})
 
 # Pairs added per row and round (the most violated), and rounds per level.
 _PER_ROW = 8
 _ROUNDS = 8
-# Conic programs in all, over every level.
-_MAX_SOLVES = 16
+# Conic programs in all, over every level (500 symbols: 12, about 1 s each).
+_MAX_SOLVES = 24
 # Slack below Gibbs' bound when the solution's r(.|u) become cuts.
 _LOG_SLACK = 1e-12
 
@@ -62,13 +77,16 @@ class LevelDual:
         self.n_solves = 0
 
     def certify(self, eps):
-        """Column generation at ``eps``: ``(certificate, slope)``, or ``None`` unsolved.
+        """Column generation at ``eps``: ``(certificate, slope, mapping, done)``, or ``None``.
 
         ``certificate`` is the exact dual value less the budget (positive: ``eps``
-        is below the optimum); ``slope`` is ``sum_u lam_u P(U=u)`` at the last
-        solution, minus the derivative of the least distortion in ``eps``.
-        Stops when the certificate is positive and within 10 % of the program's
-        own value, when no pair is violated, or after ``_ROUNDS`` rounds.
+        is below the optimum); ``slope`` is ``sum_u lam_u P(U=u)``, minus the
+        derivative of the least distortion in ``eps``; ``mapping`` the program's
+        multipliers, a mapping on the pairs (raw); ``done``, whether no pair is
+        violated (the certificate is then the least distortion's own value less the
+        budget, to the solver's accuracy). Stops when the certificate is
+        positive and within 10 % of the program's own value, when no pair is
+        violated, or after ``_ROUNDS`` rounds; ``None`` when no program solved.
         """
         problem = self.problem
         delta = problem.h_s - eps
@@ -80,17 +98,18 @@ class LevelDual:
             self.n_solves += 1
             if solved is None:
                 break
-            value, lam, a, flows = solved
+            value, lam, a, Q = solved
             certificate, violated = self._price(delta, lam, a)
-            out = certificate, float(lam @ flows)
+            done = not violated.size
+            out = certificate, float(lam @ (problem.p_y @ Q)), Q, done
             excess = value - problem.budget
-            if (certificate > 0 and excess - certificate < 0.1 * certificate) or not violated.size:
+            if (certificate > 0 and excess - certificate < 0.1 * certificate) or done:
                 break
             self.keys = np.unique(np.r_[self.keys, violated])
         return out
 
     def _solve(self, delta):
-        """The conic program on the pairs: ``(value, lam, a, P(U=u))`` or ``None``."""
+        """The conic program on the pairs: ``(value, lam, a, mapping)`` or ``None``."""
         import cvxpy as cp
 
         problem = self.problem
@@ -120,17 +139,20 @@ class LevelDual:
         spread = np.ones((n_s, 1)) @ cp.reshape(lam, (1, n_u), order="C")
         constraints = [pairs, cp.sum(w, axis=0) <= lam, cp.constraints.ExpCone(a, spread, w)]
         program = cp.Problem(cp.Maximize(p_y @ z), constraints)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                program.solve(solver="CLARABEL")
-        except cp.error.SolverError:
+        for settings in _CLARABEL_RETRIES:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    program.solve(solver="CLARABEL", **settings)
+            except cp.error.SolverError:
+                continue
+            if lam.value is not None and program.status in cp.settings.SOLUTION_PRESENT:
+                break
+        else:
             return None
-        if lam.value is None or program.status not in cp.settings.SOLUTION_PRESENT:
-            return None
-        flows = np.zeros(n_u)
-        np.add.at(flows, cols, np.maximum(pairs.dual_value, 0.0))
-        return float(program.value), np.maximum(lam.value, 0.0), a.value, flows
+        Q = np.zeros(problem.distortion.shape)
+        Q[rows, cols] = np.maximum(pairs.dual_value, 0.0) / p_y[rows]
+        return float(program.value), np.maximum(lam.value, 0.0), a.value, Q
 
     def _price(self, delta, lam, a):
         """The exact certificate over every pair, and the keys of the pairs to add."""
@@ -155,44 +177,115 @@ class LevelDual:
         return certificate, y * n_u + u
 
 
-def dual_lower_end(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
-    """The certified lower end raised by :class:`LevelDual` from ``Q``'s pairs.
+def cut_certificate(problem, delta, cuts, nu):
+    """``sum_y p_y min_u (d + sum_k nu_k (delta + G_k)) - budget``, less its rounding error.
+
+    Positive proves that no mapping within ``budget`` reaches the level.
+
+    Parameters
+    ----------
+    problem : ConvexProblem
+    delta : float
+        ``H(S) - eps``.
+    cuts : list of ndarray of shape (n_y, n_u)
+        ``G_k[y, u] = sum_s p(s|y) log r^k(s|u)``, each ``r^k(.|u)`` summing to at most 1.
+    nu : ndarray of shape (n_u, n_cuts)
+        The weights (clipped at 0).
+
+    Returns
+    -------
+    float
+        A lower bound on the least expected distortion at level ``eps`` (weak
+        duality) less the budget, less a bound on the rounding of the sums
+        (``1e-12`` of the magnitudes of the terms that gave each row's minimum).
+    """
+    p_y, budget = problem.p_y, problem.budget
+    nu = np.maximum(nu, 0.0)
+    R = problem.distortion.copy()
+    size = problem.distortion.copy()
+    for k, G in enumerate(cuts):
+        term = nu[:, k][None, :] * (delta + G)
+        R += term
+        size += np.abs(term)
+    rows = np.arange(R.shape[0])
+    best = R.argmin(axis=1)
+    value = float(p_y @ R[rows, best]) - budget
+    return value - 1e-12 * (float(p_y @ size[rows, best]) + budget) - 1e-13
+
+
+def verified_mapping(problem, Q):
+    """``(Q, its maximum leakage)`` cleaned and pruned, or ``(None, inf)`` off budget."""
+    p_y, distortion = problem.p_y, problem.distortion
+    Q = _prune_outputs(_clean_mapping(Q, p_y, distortion, problem.budget), p_y)
+    if _expected_distortion(Q, p_y, distortion) > problem.budget + 1e-9:
+        return None, np.inf
+    return Q, max_information_leakage(problem.joint @ Q)
+
+
+def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
+    """Both ends raised by :class:`LevelDual` from ``Q``'s pairs and level.
+
+    The first level is ``hi``, where ``Q``'s pairs hold a mapping within the
+    budget; its tangent's root lies below the optimum, and Newton's steps climb
+    from there, each level certified. When a step falls below ``tol`` (or a
+    level above the optimum is met) a level a little above the last certified
+    one gives the mapping of the upper end.
 
     Parameters
     ----------
     problem : ConvexProblem
     Q : ndarray of shape (n_y, n_u)
-        A good mapping: its pairs start the program.
+        A mapping within the budget: its pairs start the program.
     lo, hi : float
         A certified lower end and ``Q``'s maximum leakage.
     tol : float, default=1e-7
-        Newton stops when its step is below this.
+        Width of ``[lo, hi]`` at which it stops.
     verbose : int, default=0
 
     Returns
     -------
-    float
-        A certified lower bound on the optimum, at least ``lo``.
+    Q : ndarray of shape (n_y, n_u)
+        The best verified mapping (``Q`` itself when none was better).
+    hi : float
+        Its maximum leakage.
+    lo : float
+        A certified lower bound on the optimum, at least the ``lo`` given.
     """
-    rows, cols = np.nonzero(Q > 1e-9)
-    dual = LevelDual(problem, (rows, cols))
-    # Start a quarter of the bracket below hi: near the optimum the pairs of Q
-    # suffice; a level not certified halves its distance to lo.
-    eps = lo + 0.75 * (hi - lo)
-    while dual.n_solves < _MAX_SOLVES and hi - lo > tol:
-        out = dual.certify(eps)
-        if out is None:
-            break
-        certificate, slope = out
-        if certificate <= 0:
-            eps = 0.5 * (lo + eps)
-            continue
-        lo = eps
-        _say(
-            verbose, f"exact dual: maximum leakage >= {lo:.8g} ({dual.n_solves} programs)", level=2
-        )
-        step = certificate / slope if slope > 0 else 0.0
-        if step <= tol:
-            break
-        eps = min(eps + step, hi)
-    return lo
+    dual = LevelDual(problem, np.nonzero(Q > 1e-9))
+    eps, probe = hi, None
+    with _bar(verbose, _MAX_SOLVES, "maximum leakage: exact dual") as bar:
+        while dual.n_solves < _MAX_SOLVES and hi - lo > tol:
+            level = dual.certify(eps)
+            if level is None:
+                break
+            certificate, slope, mapping, done = level
+            if certificate > 0:
+                lo = eps
+            else:
+                found, leak = verified_mapping(problem, mapping)
+                if leak < hi:
+                    Q, hi = found, leak
+            bar.n = dual.n_solves
+            _step(bar, "eps={:.6g}, bracket width {:.2e}", eps, hi - lo)
+            if eps == probe:
+                break
+            eps, probe = _next_level(eps, lo, hi, level, probe, tol)
+    _say(verbose, f"exact dual: maximum leakage in [{lo:.8g}, {hi:.8g}]", level=2)
+    return Q, hi, lo
+
+
+def _next_level(eps, lo, hi, level, probe, tol):
+    """Newton's next level from ``level`` (at ``eps``), and the level that gives the mapping."""
+    certificate, slope, _, done = level
+    step = certificate / slope if slope > 0 else -0.5 * (eps - lo)
+    if certificate > 0 and step > tol:
+        return min(eps + step, hi), probe
+    if certificate > 0:
+        # Converged from below: one level just above, for the mapping.
+        probe = min(lo + max(4.0 * step, 1e-6, tol), hi)
+        return probe, probe
+    if done:
+        # From above: the tangent at the least distortion's own value.
+        return max(eps + step, lo), probe
+    # Above and not done: the same level again, on the pairs grown so far.
+    return eps, probe

@@ -9,7 +9,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.discrete._convex._dual_columns import dual_lower_end
+from sklearn_privacy.discrete._convex._dual_columns import dual_bracket
 from sklearn_privacy.discrete._convex._first_order import (
     SERIAL,
     RowThreads,
@@ -21,8 +21,6 @@ from sklearn_privacy.discrete._convex._iterates import (
     WorkingSetIterate,
     full_iterate,
 )
-from sklearn_privacy.discrete._convex._max_leakage import certified_lower_end
-from sklearn_privacy.discrete._convex._polish import polish_maximum
 from sklearn_privacy.discrete._convex._problem import (
     _TINY,
     _bar,
@@ -34,11 +32,13 @@ from sklearn_privacy.discrete._convex._problem import (
 )
 from sklearn_privacy.information import max_information_leakage
 
-# The cut certificate's bisection stops at this width (its bound is within a few
-# hundredths of the upper end on large alphabets; a finer search only adds
-# linear programs).
-CUT_TOL = 5e-4
 __all__ = ["first_order_average", "first_order_maximum", "max_leakage_certificate"]
+
+# The smoothing's temperatures, in turn: it only brings the mapping near the
+# optimum's pairs for the exact dual (500 symbols: 44.5 s of CPU in all and a gap of
+# 1.1e-6 with these two, 47.5 s and 1.2e-6 with 10, 30, 100; the seven of 10 ... 1e4
+# took 37 s before a 21 s dual; design.md).
+_TEMPERATURES = (10.0, 100.0)
 
 
 def first_order_average(
@@ -236,30 +236,27 @@ def first_order_maximum(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
 
 
 def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
-    """Thm. 2 for large alphabets: a smoothed maximum, and a certified lower bound.
+    """Thm. 2 for large alphabets: a smoothed maximum, then the exact dual of a level.
 
     ``F_t(Q) = sum_u p_U(u) exp(t L_u)`` with ``L_u = H(S) - H(S | U=u)`` is
     convex in ``Q`` (the perspective of the convex ``r -> exp(t (H(S) - H(r)))``),
     and ``(1/t) log F_t`` tends to the maximum leakage over the used outputs
     as ``t`` grows. Mirror steps on the rows of ``Q`` (:class:`_Smoothing`)
-    minimise it for ``t = 10, 30, ..., 1e4``, warm-started from the
+    minimise it for ``t`` in ``_TEMPERATURES``, warm-started from the
     least-average-leakage mapping.
 
-    Upper end: the maximum leakage of the best mapping met (outputs below
-    1e-6 pruned, budget checked), then polished by conic programs on the pairs
-    near its support (:func:`~._polish.polish_maximum`). Lower end, in three
-    certificates, each from the last one's end: :func:`max_leakage_certificate`
-    with the weights ``w_u`` (the multipliers of the perspective constraints at
-    the smoothed optimum) and the mapping's posteriors, by bisection after each
-    ``t``; :func:`~._max_leakage.certified_lower_end`, which keeps the
-    posteriors of the mapping of every ``t`` as cuts and optimises the weights
-    by a small linear program at each level of a bisection (its end brackets the
-    polish); and :func:`~._dual_columns.dual_lower_end`, the exact dual of a
-    level with a free posterior for every output, on the final mapping's pairs
-    grown by column generation, climbed by Newton's method (the derivations and
-    what each reaches: design.md). A Frank-Wolfe bound on the smoothed problem was tried
-    and is useless here (its gap stays at 0.2-0.3 after 1500 mirror steps:
-    entries of ``Q`` near 0 grow slowly under multiplicative steps).
+    The smoothing's certificate, :func:`max_leakage_certificate` with the
+    weights ``w_u`` (the multipliers of the perspective constraints at the
+    smoothed optimum) and the mapping's posteriors, by bisection after each
+    ``t``, gives a first lower end; the best mapping met (outputs below 1e-6
+    pruned, budget checked) a first upper end. Both ends then come from
+    :func:`~._dual_columns.dual_bracket`: the exact dual of a level with a free
+    posterior for every output, on the best mapping's pairs grown by column
+    generation, climbed by Newton's method; each mapping it returns is verified
+    (the derivation and what it reaches: design.md). A Frank-Wolfe bound on
+    the smoothed problem was tried and is useless here (its gap stays at
+    0.2-0.3 after 1500 mirror steps: entries of ``Q`` near 0 grow slowly under
+    multiplicative steps).
 
     Returns
     -------
@@ -287,9 +284,9 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
     if Q_hi is None:
         Q_hi = _closest_mapping(problem.distortion)
         hi = max_information_leakage(problem.joint @ Q_hi)
-    lo_smooth, cut_mappings = 0.0, []
+    lo_smooth = 0.0
     with _bar(verbose, max_iter, "first-order, maximum leakage", initial=n_iter) as bar:
-        for t in (10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0):
+        for t in _TEMPERATURES:
             _postfix(bar, "t={:g}, max leakage in [{:.4g}, {:.4g}]", t, lo_smooth, hi)
             value, log_w, log_post = smoothing.minimise(t, max_iter, bar)
             Q_try, leak = smoothing.verified(smoothing.Q, smoothing.lam)
@@ -297,7 +294,6 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
                 Q_hi, hi = Q_try, leak
             mu = np.exp(log_w - log_w.max())
             lo_smooth = max(lo_smooth, _certified_below(problem, mu, log_post, hi, tol))
-            cut_mappings.append(smoothing.Q.copy())
             _say(
                 verbose,
                 f"smoothed max leakage t={t:g}: {value:.8g}, best verified {hi:.8g}, "
@@ -306,17 +302,10 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
             )
             if smoothing.n_iter >= max_iter:
                 break
-    lo_cut, _ = certified_lower_end(
-        problem, [*cut_mappings, Q_hi], lo_smooth, hi, tol=CUT_TOL, verbose=verbose
-    )
-    lo = min(max(lo_smooth, lo_cut), hi)
-    Q_pol, hi_pol = polish_maximum(problem, Q_hi, lo, hi)
-    _say(verbose, f"conic polish on the support: maximum leakage {hi_pol:.8g}", level=2)
-    if hi_pol < hi:
-        Q_hi, hi = Q_pol, hi_pol
-    # The exact dual of a level on the polished mapping's pairs, every output with
-    # its own posterior (500 symbols: the certified end 0.4793 -> 0.4849, design.md).
-    lo = dual_lower_end(problem, Q_hi, lo, hi, tol=tol, verbose=verbose)
+    # Both ends from the exact dual of a level, on the pairs of the best mapping
+    # grown by column generation (500 symbols: the bracket [0.4742, 0.4910] of the
+    # cut certificate -> [0.48490, 0.48491], design.md).
+    Q_hi, hi, lo = dual_bracket(problem, Q_hi, lo_smooth, hi, tol=tol, verbose=verbose)
     return Q_hi, hi, min(lo, hi), smoothing.n_iter
 
 
