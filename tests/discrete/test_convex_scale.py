@@ -508,8 +508,11 @@ def test_dual_bracket_returns_verified_mappings_or_its_inputs(monkeypatch):
     Q, hi, lo, _ = first_order_maximum(problem)
     assert hi == pytest.approx(max_information_leakage(joint @ Q))
     assert float(problem.p_y @ (Q * D).sum(axis=1)) <= 0.15 + 1e-9
-    monkeypatch.setattr(_dual_columns, "_MAX_SOLVES", 0)
     start = np.eye(6)
+    # A bracket already narrower than _NARROW (near eps = 0 the program degenerates).
+    narrow = _dual_columns.dual_bracket(problem, start, 0.3, 0.3 + 5e-7)
+    assert narrow[0] is start and narrow[1:] == (0.3 + 5e-7, 0.3)
+    monkeypatch.setattr(_dual_columns, "_MAX_SOLVES", 0)
     same, hi_same, lo_same = _dual_columns.dual_bracket(problem, start, 0.1, 0.9)
     assert same is start and (hi_same, lo_same) == (0.9, 0.1)
 
