@@ -12,7 +12,7 @@ from sklearn_privacy.audit._neighbours import audited_step
 from sklearn_privacy.gaussian import GaussianIBTransformer
 from sklearn_privacy.utils import progress
 
-__all__ = ["default_statistic", "ledger_claim", "run_trials"]
+__all__ = ["default_statistic", "fits_public_data", "ledger_claim", "run_trials"]
 
 # Chunks per worker: enough for the progress bar to move and the workers to balance, few
 # enough that joblib's per-task cost stays small beside a fit.
@@ -51,11 +51,21 @@ def ledger_claim(estimator):
     return float(epsilon), float(delta), mu
 
 
-def _trial_chunk(estimator, data, rows, statistic, n):
-    """``n`` fits on ``data``, each publishing the model and a release of ``rows``."""
+def fits_public_data(estimator):
+    """Whether the audited step declares its fit data public (``fit_data="public"``).
+
+    Its ledger then covers the release of the rows only: the fit is the same
+    in both worlds, and only the rows released differ.
+    """
+    params = audited_step(estimator).get_params(deep=False)
+    return params.get("fit_data") == "public"
+
+
+def _trial_chunk(estimator, fit_data, data, rows, statistic, n):
+    """``n`` fits on ``fit_data``, each publishing the model and a release of ``data``'s rows."""
     values, claims = [], []
     for _ in range(n):
-        fitted = data.fit(clone(estimator))
+        fitted = fit_data.fit(clone(estimator))
         release = fitted.transform(data.rows(rows))
         values.append(np.atleast_1d(np.asarray(statistic(fitted, release), dtype=float)).ravel())
         claims.append(ledger_claim(fitted))
@@ -67,13 +77,16 @@ def run_trials(estimator, data, neighbour, rows, statistic, n_trials, n_jobs, ve
 
     Every fit draws its noise as the estimator was set to (fresh OS entropy when
     its ``random_state`` is None): the audit replays no noise and seeds nothing.
+    A step that declares its fit data public is fitted on D in both worlds
+    (:func:`fits_public_data`): its ledger does not cover the fit.
     """
     n_chunks = min(n_trials, max(1, effective_n_jobs(n_jobs)) * _CHUNKS_PER_WORKER)
     sizes = np.diff(np.linspace(0, n_trials, n_chunks + 1).astype(int))
     tasks = [(label, size) for size in sizes for label in (0, 1)]
     sets = (data, neighbour)
+    fit_sets = (data, data) if fits_public_data(estimator) else sets
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_trial_chunk)(estimator, sets[label], rows, statistic, int(size))
+        delayed(_trial_chunk)(estimator, fit_sets[label], sets[label], rows, statistic, int(size))
         for label, size in tasks
     )
     collected = ([], [])
