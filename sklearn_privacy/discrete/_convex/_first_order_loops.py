@@ -303,8 +303,8 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
             if smoothing.n_iter >= max_iter:
                 break
     # Both ends from the exact dual of a level, on the pairs of the best mapping
-    # grown by column generation (500 symbols: the bracket [0.4742, 0.4910] of the
-    # cut certificate -> [0.48490, 0.48491], design.md).
+    # grown by column generation (500 symbols: the bracket [0.4576, 0.4910] of
+    # 4730279's cut certificate -> [0.484903, 0.484904], design.md).
     Q_hi, hi, lo = dual_bracket(problem, Q_hi, lo_smooth, hi, tol=tol, verbose=verbose)
     return Q_hi, hi, min(lo, hi), smoothing.n_iter
 
