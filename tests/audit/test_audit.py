@@ -273,7 +273,7 @@ def test_a_public_fit_is_the_same_in_both_worlds():
     # canary, and measured a shift of the canary's release of about 1.0 noise units
     # against the claimed mu of 0.50 (the guide's example was "violated" in 8 runs of
     # 40). Fitted on D in both worlds, the shift is the claim's (Monte Carlo, 400 fits
-    # a world: standard error about 0.07).
+    # a world: standard error about 0.07; the bounds lie 4.9 and 3.7 of them away).
     from sklearn_privacy.audit._neighbours import Data, default_neighbours
     from sklearn_privacy.audit._trials import default_statistic, fits_public_data, run_trials
 
@@ -287,4 +287,4 @@ def test_a_public_fit_is_the_same_in_both_worlds():
     pooled = 0.5 * (np.cov(f0.T) + np.cov(f1.T))
     shift = float(np.sqrt(gap @ np.linalg.pinv(pooled) @ gap))
     assert claims[0][2] == pytest.approx(0.5016, abs=1e-3)
-    assert 0.3 <= shift <= 0.75
+    assert 0.15 <= shift <= 0.75
