@@ -77,8 +77,9 @@ def run_trials(estimator, data, neighbour, rows, statistic, n_trials, n_jobs, ve
 
     Every fit draws its noise as the estimator was set to (fresh OS entropy when
     its ``random_state`` is None): the audit replays no noise and seeds nothing.
-    A step that declares its fit data public is fitted on D in both worlds
-    (:func:`fits_public_data`): its ledger does not cover the fit.
+    When the audited step declares its fit data public (:func:`fits_public_data`),
+    the estimator, a whole pipeline included, is fitted on D in both worlds: its
+    ledger does not cover the fit.
     """
     n_chunks = min(n_trials, max(1, effective_n_jobs(n_jobs)) * _CHUNKS_PER_WORKER)
     sizes = np.diff(np.linspace(0, n_trials, n_chunks + 1).astype(int))
