@@ -5,7 +5,6 @@ on a joint pmf, :func:`greedy_sweep` many thresholds at once ("Greedy funnel" in
 """
 
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 from numbers import Integral
 
 import numpy as np
@@ -36,9 +35,6 @@ _TIE = 1e-12
 _KERNEL_ELEMENTS = 1 << 17
 # Rows shorter than this are computed several at once (Python overhead per row).
 _SHORT_ROW = 256
-# Least columns per thread when a merge's costs are spread over threads: below
-# it, handing a chunk to a thread costs more than its logarithms.
-_MERGE_CHUNK = 2048
 # The triangle is compacted when this fraction of its slots is merged away
 # (moving it costs O(n^2)), above _COMPACT_MIN slots; the columns of Q, over
 # which every merge computes its costs, at _COMPACT_COLUMNS (O(n |S|)).
@@ -106,8 +102,8 @@ class _MergeState:
     ``tq`` back (-1 once merged away).
     """
 
-    def __init__(self, joint, objective, lam, n_jobs=1, pool=None):
-        self.objective, self.lam, self.n_jobs, self.pool = objective, lam, n_jobs, pool
+    def __init__(self, joint, objective, lam, n_jobs=1):
+        self.objective, self.lam = objective, lam
         # Column y of Q: P(S, y) followed by p(y); one row per s so that every
         # vectorised operation runs along the (long) alphabet axis.
         self.Q = np.vstack([joint, joint.sum(axis=0)])
@@ -134,7 +130,7 @@ class _MergeState:
         self._set_offsets(n)
         self.D = np.empty(n * (n - 1) // 2)
         self._buffers()
-        self._initial_costs()
+        self._initial_costs(n_jobs)
 
     @property
     def constrained(self):
@@ -175,28 +171,6 @@ class _MergeState:
         np.subtract(phi_m, logs[-1], out=phi_m)
         return phi_m, logs[-1]
 
-    def _merged_potentials(self, q_i):
-        """:meth:`_potentials` of every column of ``Q`` plus ``q_i``, over column chunks.
-
-        With a pool, the chunks (at least ``_MERGE_CHUNK`` columns each) run on
-        its threads (numpy releases the GIL in these ufuncs); each column is
-        computed alone, so the values do not depend on the chunks.
-        """
-        Q, merged, logs, phi_m = self.Q, self._merged, self._logs, self._phi_m
-        n_cols = Q.shape[1]
-        n_chunks = 1 if self.pool is None else min(self.n_jobs, n_cols // _MERGE_CHUNK)
-
-        def chunk(part):
-            np.add(Q[:, part], q_i[:, None], out=merged[:, part])
-            self._potentials(merged[:, part], logs[:, part], phi_m[part])
-
-        if n_chunks <= 1:
-            chunk(slice(None))
-        else:
-            edges = np.linspace(0, n_cols, n_chunks + 1).astype(int)
-            list(self.pool.map(chunk, [slice(a, b) for a, b in zip(edges[:-1], edges[1:])]))
-        return phi_m, logs[-1]
-
     def _gain(self, ds, dx, out=None):
         """What the greedy maximises, and what the threshold bounds (None for lam)."""
         if self.lam is None:
@@ -209,24 +183,26 @@ class _MergeState:
 
     # -- the initial costs ---------------------------------------------------
 
-    def _initial_costs(self):
+    def _initial_costs(self, n_jobs):
         """Stored cost of every pair, each row's best pair to its right.
 
         The long rows are spread over ``n_jobs`` threads, thread ``k`` taking
         rows ``k, k + n_jobs, ...`` (balanced, since rows shorten by one): a row
         is computed alone, its sums in the order of ``s``, so the costs do not
-        depend on the thread count. Numpy releases the GIL in these ufuncs.
+        depend on the thread count. Numpy releases the GIL in these ufuncs; our
+        threads, not BLAS's or OpenMP's, use the cores.
         """
         n = self.n
         best_val = np.full(n, -np.inf)
         best_col = np.full(n, -1, dtype=np.int64)
         n_long = max(0, n - _SHORT_ROW)  # rows t < n_long have n - t - 1 >= _SHORT_ROW
-        n_jobs = min(self.n_jobs, max(1, n_long // _SHORT_ROW))
-        if n_jobs == 1 or self.pool is None:
+        n_jobs = min(n_jobs, max(1, n_long // _SHORT_ROW))
+        if n_jobs == 1:
             self._initial_rows(range(n_long), best_val, best_col)
         else:
             rows = [range(k, n_long, n_jobs) for k in range(n_jobs)]
-            list(self.pool.map(lambda r: self._initial_rows(r, best_val, best_col), rows))
+            with threadpool_limits(1), ThreadPoolExecutor(n_jobs) as pool:
+                list(pool.map(lambda r: self._initial_rows(r, best_val, best_col), rows))
         t = n_long
         while t < n - 1:
             t = self._initial_block(t, best_val, best_col)
@@ -383,9 +359,12 @@ class _MergeState:
         qi, qj = self.tq[i], self.tq[j]
         q_i = Q[:, qi] + Q[:, qj]
         # Column i against every column (Prop. 1); column i is zeroed first so
-        # that entry i of the merged columns is the merged symbol itself.
+        # that entry i of the merged columns is the merged symbol itself. One
+        # thread: handing half of it to another costs about what it saves (the
+        # design notes' "Greedy funnel").
         Q[:, qi] = 0.0
-        phi_m, h_m = self._merged_potentials(q_i)
+        merged = np.add(Q, q_i[:, None], out=self._merged)
+        phi_m, h_m = self._potentials(merged, self._logs, self._phi_m)
         phi_i, h_i = float(phi_m[qi]), float(h_m[qi])
         ds = max(float(phi[qi] + phi[qj] - phi_i), 0.0)
         dx = max(float(h_i - h[qi] - h[qj]), 0.0)
@@ -692,10 +671,10 @@ def greedy_merge(
     verbose : int, default=0
         When positive, a progress bar over the merges (at most :math:`n_x - 1`).
     n_jobs : int, default=None
-        Threads for the initial pair costs and for each merge's new costs
-        (the bulk of the work on large alphabets; a merge over at least 4096
-        columns is split). ``None`` means 1 unless in a :func:`joblib.parallel_config`
-        context, ``-1`` all cores. The result does not depend on it, to the bit.
+        Threads for the initial pair costs (on large alphabets, about 40 % of
+        the work; each merge's new costs run on one thread). ``None`` means 1
+        unless in a :func:`joblib.parallel_config` context, ``-1`` all cores.
+        The result does not depend on it, to the bit.
 
     Returns
     -------
@@ -718,17 +697,11 @@ def greedy_merge(
     """
     joint = _check_joint(joint)
     _check_mode(threshold, lam)
-    n_jobs = effective_n_jobs(n_jobs)
-    # Our threads, not BLAS's or OpenMP's, use the cores.
-    with (
-        threadpool_limits(1) if n_jobs > 1 else nullcontext(),
-        ThreadPoolExecutor(n_jobs) if n_jobs > 1 else nullcontext() as pool,
-    ):
-        state = _MergeState(joint, objective, lam, n_jobs, pool)
-        threshold = _resolve_threshold(state, objective, threshold)
-        total = state.n - 1 if max_merges is None else min(state.n - 1, max_merges)
-        with progress(total=total, verbose=verbose, desc="greedy merges") as bar:
-            _run(state, threshold, max_merges, bar=bar)
+    state = _MergeState(joint, objective, lam, effective_n_jobs(n_jobs))
+    threshold = _resolve_threshold(state, objective, threshold)
+    total = state.n - 1 if max_merges is None else min(state.n - 1, max_merges)
+    with progress(total=total, verbose=verbose, desc="greedy merges") as bar:
+        _run(state, threshold, max_merges, bar=bar)
     return state.result()
 
 
