@@ -36,20 +36,31 @@ from sklearn_privacy.information import max_information_leakage
 
 __all__ = ["LevelDual", "cut_certificate", "dual_bracket"]
 
-# Clarabel's settings tried in turn: its defaults stop with InsufficientProgress on
-# some of these programs (500 symbols, issue 38), a larger static regularisation
-# or shorter steps then solve them.
-_CLARABEL_RETRIES = ({}, {"static_regularization_constant": 1e-7}, {"max_step_fraction": 0.9})
-# Clarabel's tolerances (its defaults are 1e-8) where only the certificate is read:
-# the certificate is exact whatever the solution, and at 500 symbols a program took
-# about 1.0 s instead of 1.5 s with them; its mapping (at the solver's accuracy, off
-# the budget by more than the 1e-9 verified) is read only at the level solved for it.
+# Clarabel's settings tried in turn: its defaults stop with InsufficientProgress or
+# at their iteration limit on some of these programs (500 symbols, issue 38), a
+# larger static regularisation or shorter steps then solve them.
+_CLARABEL_RETRIES = (
+    {},
+    {"static_regularization_constant": 1e-7},
+    {"max_step_fraction": 0.9},
+    {"static_regularization_proportional": 1e-10},
+)
+# Clarabel's tolerances (its defaults are 1e-8) away from the optimum: the certificate
+# is exact whatever the solution, and at 500 symbols a program took about 1.0 s
+# instead of 1.5 s with them. Within _FINE of the last level (Newton's steps near
+# the optimum, where the certificates are 1e-7) and for the mapping (off the budget
+# by more than the 1e-9 verified at 1e-6), the defaults.
 _LOOSE = {"tol_gap_abs": 1e-6, "tol_gap_rel": 1e-6, "tol_feas": 1e-6}
+_FINE = 1e-5
 
 # Pairs added per row and round (the most violated), and rounds per level.
 _PER_ROW = 8
 _ROUNDS = 8
-# Conic programs in all, over every level (500 symbols: 12, about 1 s each).
+# Above the optimum, a certificate this close to the program's own value (relative)
+# pins the least distortion between them well enough for Newton's step (500
+# symbols: 1 % after 6 rounds, where 2 more made it exact).
+_SETTLED = 0.05
+# Conic programs in all, over every level (500 symbols: 11, about 1 s each).
 _MAX_SOLVES = 24
 # Slack below Gibbs' bound when the solution's r(.|u) become cuts.
 _LOG_SLACK = 1e-12
@@ -87,19 +98,19 @@ class LevelDual:
         self.keys = np.unique(np.r_[pairs[0] * n_u + pairs[1], base])
         self.n_solves = 0
 
-    def certify(self, eps, *, mapping=False):
+    def certify(self, eps, *, accurate=False):
         """Column generation at ``eps``: ``(certificate, slope, mapping, done)``, or ``None``.
 
         ``certificate`` is the exact dual value less the budget (positive: ``eps``
         is below the optimum); ``slope`` is ``sum_u lam_u P(U=u)``, minus the
         derivative of the least distortion in ``eps``; ``mapping`` the program's
         multipliers, a mapping on the pairs (raw); ``done``, whether no pair is
-        violated (the certificate is then the least distortion's own value less the
-        budget, to the solver's accuracy). Stops when the certificate is
-        positive and within 10 % of the program's own value, when no pair is
-        violated, when the pairs would pass ``_MAX_PAIRS``, or after ``_ROUNDS``
+        violated or the certificate is negative and within ``_SETTLED`` of the
+        program's own value (the least distortion lies between them). Stops when
+        the certificate is positive and within 10 % of the program's own value,
+        when done, when the pairs would pass ``_MAX_PAIRS``, or after ``_ROUNDS``
         rounds; ``None`` when no program solved. The programs are solved to
-        Clarabel's default accuracy only when the ``mapping`` is wanted.
+        Clarabel's default accuracy only when ``accurate``.
         """
         problem = self.problem
         delta = problem.h_s - eps
@@ -107,15 +118,15 @@ class LevelDual:
         for _ in range(_ROUNDS):
             if self.n_solves >= _MAX_SOLVES:
                 break
-            solved = self._solve(delta, {} if mapping else _LOOSE)
+            solved = self._solve(delta, {} if accurate else _LOOSE)
             self.n_solves += 1
             if solved is None:
                 break
             value, lam, a, Q = solved
             certificate, violated = self._price(delta, lam, a)
-            done = not violated.size
-            out = certificate, float(lam @ (problem.p_y @ Q)), Q, done
             excess = value - problem.budget
+            done = not violated.size or excess - certificate <= _SETTLED * -certificate
+            out = certificate, float(lam @ (problem.p_y @ Q)), Q, done
             if (certificate > 0 and excess - certificate < 0.1 * certificate) or done:
                 break
             if self.keys.size + violated.size > _MAX_PAIRS:
@@ -270,10 +281,10 @@ def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
     dual = LevelDual(problem, np.nonzero(Q > 1e-9))
     if hi - lo <= max(tol, _NARROW) or dual.keys.size > _MAX_PAIRS:
         return Q, hi, lo
-    eps, probe = hi, None
+    eps, probe, accurate = hi, None, False
     with _bar(verbose, _MAX_SOLVES, "maximum leakage: exact dual") as bar:
         while dual.n_solves < _MAX_SOLVES and hi - lo > tol:
-            level = dual.certify(eps, mapping=eps == probe)
+            level = dual.certify(eps, accurate=accurate)
             if level is None:
                 break
             certificate, slope, mapping, done = level
@@ -285,15 +296,18 @@ def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
                     Q, hi = found, leak
             bar.n = dual.n_solves
             _step(bar, "eps={:.6g}, bracket width {:.2e}", eps, hi - lo)
-            if eps == probe and certificate <= 0:
-                break
+            last = eps
             eps, probe = _next_level(eps, lo, hi, level, probe, tol)
+            if certificate <= 0 and (last == probe or eps is None):
+                break
+            accurate = eps == probe or abs(eps - last) < _FINE
     _say(verbose, f"exact dual: maximum leakage in [{lo:.8g}, {hi:.8g}]", level=2)
     return Q, hi, lo
 
 
 def _next_level(eps, lo, hi, level, probe, tol):
-    """Newton's next level from ``level`` (at ``eps``), and the level that gives the mapping."""
+    """Newton's next level from ``level`` (at ``eps``; ``None`` when there is none to
+    take), and the level that gives the mapping."""
     certificate, slope, _, done = level
     step = certificate / slope if slope > 0 else -0.5 * (eps - lo)
     if certificate > 0 and step > max(tol, _NARROW):
@@ -305,8 +319,15 @@ def _next_level(eps, lo, hi, level, probe, tol):
         # apart). One level above, for the mapping.
         probe = min(lo + 2.0 * step + max(0.5 * _NARROW, tol), hi)
         return probe, probe
+    if done and -step < max(tol, _NARROW):
+        # From above, within the solver's rounding of the optimum: this level's
+        # mapping (verified) is the upper end, or one level above gives it.
+        if hi <= eps + _NARROW:
+            return None, probe
+        probe = min(eps + max(0.5 * _NARROW, tol), hi)
+        return probe, probe
     if done:
-        # From above: the tangent at the least distortion's own value.
+        # From above: the tangent at (a little below) the least distortion's value.
         return max(eps + step, lo), probe
     # Above and not done: the same level again, on the pairs grown so far.
     return eps, probe

@@ -39,6 +39,8 @@ __all__ = ["first_order_average", "first_order_maximum", "max_leakage_certificat
 # 1.1e-6 with these two, 47.5 s and 1.2e-6 with 10, 30, 100; the seven of 10 ... 1e4
 # took 37 s before a 21 s dual; design.md).
 _TEMPERATURES = (10.0, 100.0)
+# Mirror steps at most per temperature.
+_STEPS = 200
 
 
 def first_order_average(
@@ -352,9 +354,10 @@ class _Smoothing:
         return log_f / t, a - np.log(p_u) - log_f, log_post, h_u
 
     def minimise(self, t, max_iter, bar):
-        """At most 200 steps at ``t`` (and ``max_iter`` in all): ``(value, log_w, log_post)``."""
+        """At most ``_STEPS`` steps at ``t`` (and ``max_iter`` in all): ``(value, log_w,
+        log_post)``."""
         value, log_w, log_post, h_u = self.value(self.Q, t)
-        for _ in range(200):
+        for _ in range(_STEPS):
             if self.n_iter >= max_iter:
                 break
             self.n_iter += 1
