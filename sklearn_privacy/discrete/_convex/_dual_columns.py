@@ -51,7 +51,7 @@ _CLARABEL_RETRIES = (
 # the optimum, where the certificates are 1e-7) and for the mapping (off the budget
 # by more than the 1e-9 verified at 1e-6), the defaults.
 _LOOSE = {"tol_gap_abs": 1e-6, "tol_gap_rel": 1e-6, "tol_feas": 1e-6}
-_FINE = 1e-5
+_FINE = 1e-4
 
 # Pairs added per row and round (the most violated), and rounds per level.
 _PER_ROW = 8
@@ -253,10 +253,11 @@ def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
 
     The first level is ``hi``, where ``Q``'s pairs hold a mapping within the
     budget; its tangent's root lies below the optimum, and Newton's steps climb
-    from there, each level certified. When a step falls below ``tol`` (or a
-    level above the optimum is met) a level a little above the last certified
-    one gives the mapping of the upper end. A bracket narrower than ``_NARROW``,
-    or ``Q`` on more than ``_MAX_PAIRS`` pairs, is returned as it is.
+    from there, each level certified. When a step falls below ``tol`` and
+    ``_NARROW`` (closer levels meet the solver's accuracy) a level a little above
+    the last certified one gives the mapping of the upper end. A bracket narrower
+    than ``_NARROW``, or ``Q`` on more than ``_MAX_PAIRS`` pairs, is returned as
+    it is.
 
     Parameters
     ----------
@@ -266,7 +267,7 @@ def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
     lo, hi : float
         A certified lower end and ``Q``'s maximum leakage.
     tol : float, default=1e-7
-        Width of ``[lo, hi]`` at which it stops.
+        Width of ``[lo, hi]`` at which it stops (``2 _NARROW`` at the least).
     verbose : int, default=0
 
     Returns
@@ -283,11 +284,12 @@ def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
         return Q, hi, lo
     eps, probe, accurate = hi, None, False
     with _bar(verbose, _MAX_SOLVES, "maximum leakage: exact dual") as bar:
-        while dual.n_solves < _MAX_SOLVES and hi - lo > tol:
+        while dual.n_solves < _MAX_SOLVES and hi - lo > max(tol, 2.0 * _NARROW):
             level = dual.certify(eps, accurate=accurate)
             if level is None:
                 break
             certificate, slope, mapping, done = level
+            found = None
             if certificate > 0:
                 lo = eps
             else:
@@ -298,7 +300,7 @@ def dual_bracket(problem, Q, lo, hi, *, tol=1e-7, verbose=0):
             _step(bar, "eps={:.6g}, bracket width {:.2e}", eps, hi - lo)
             last = eps
             eps, probe = _next_level(eps, lo, hi, level, probe, tol)
-            if certificate <= 0 and (last == probe or eps is None):
+            if eps is None or certificate <= 0 and last == probe and found is None:
                 break
             accurate = eps == probe or abs(eps - last) < _FINE
     _say(verbose, f"exact dual: maximum leakage in [{lo:.8g}, {hi:.8g}]", level=2)
@@ -321,9 +323,10 @@ def _next_level(eps, lo, hi, level, probe, tol):
         return probe, probe
     if done and -step < max(tol, _NARROW):
         # From above, within the solver's rounding of the optimum: this level's
-        # mapping (verified) is the upper end, or one level above gives it.
+        # mapping (verified) is the upper end, and a level just below the lower
+        # one; or one level above gives the mapping.
         if hi <= eps + _NARROW:
-            return None, probe
+            return (None if eps - lo <= 2.0 * _NARROW else max(eps - 0.5 * _NARROW, lo)), probe
         probe = min(eps + max(0.5 * _NARROW, tol), hi)
         return probe, probe
     if done:

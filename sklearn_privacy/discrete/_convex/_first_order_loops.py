@@ -35,9 +35,10 @@ from sklearn_privacy.information import max_information_leakage
 __all__ = ["first_order_average", "first_order_maximum", "max_leakage_certificate"]
 
 # The smoothing's temperatures, in turn: it only brings the mapping near the
-# optimum's pairs for the exact dual (500 symbols: 44.5 s of CPU in all and a gap of
-# 1.1e-6 with these two, 47.5 s and 1.2e-6 with 10, 30, 100; the seven of 10 ... 1e4
-# took 37 s before a 21 s dual; design.md).
+# optimum's pairs for the exact dual (500 symbols, before the dual's loose programs:
+# 44.5 s of CPU in all and a gap of 1.1e-6 with these two, 47.5 s and 1.2e-6 with 10,
+# 30, 100; the seven of 10 ... 1e4 took 37 s before a 21 s dual; design.md). Fewer
+# steps or t = 100 alone were faster on some joints and left others unclosed.
 _TEMPERATURES = (10.0, 100.0)
 # Mirror steps at most per temperature.
 _STEPS = 200
@@ -305,8 +306,8 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
             if smoothing.n_iter >= max_iter:
                 break
     # Both ends from the exact dual of a level, on the pairs of the best mapping
-    # grown by column generation (500 symbols: the bracket [0.4576, 0.4910] of
-    # 4730279's cut certificate -> [0.484903, 0.484904], design.md).
+    # grown by column generation (500 symbols: the bracket [0.4576, 0.4910] of the
+    # cut certificate before it -> [0.484902, 0.484904], design.md).
     Q_hi, hi, lo = dual_bracket(problem, Q_hi, lo_smooth, hi, tol=tol, verbose=verbose)
     return Q_hi, hi, min(lo, hi), smoothing.n_iter
 
