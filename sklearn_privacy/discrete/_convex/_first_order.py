@@ -449,20 +449,27 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
 
     problem.threads.run(n_y, block, exponentials)
     lam, factor = _budget_multiplier(sums, levels.values, p_y, budget, lam, 1e-9)
-    # Each block's share of the release, summed in the order of the blocks.
+    return out, lam, _scaled_release(problem, out, factor, local, block)
+
+
+def _scaled_release(problem, E, factor, local, block):
+    """``E *= factor[row, level]`` by row blocks on the problem's threads, and ``joint @ E``
+    with each block's share summed in the order of the blocks (to the bit, whatever the
+    threads)."""
+    joint, n_y = problem.joint, E.shape[0]
     shares = [None] * -(-n_y // block)
 
     def scale(group):
         for i in group:
             j = min(n_y, i + block)
-            out[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
-            shares[i // block] = joint[:, i:j] @ out[i:j]
+            E[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
+            shares[i // block] = joint[:, i:j] @ E[i:j]
 
     problem.threads.run(n_y, block, scale)
-    release = np.zeros((joint.shape[0], n_u))
+    release = np.zeros((joint.shape[0], E.shape[1]))
     for share in shares:
         release += share
-    return out, lam, release
+    return release
 
 
 def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL):
