@@ -186,8 +186,9 @@ class LevelDual:
         n_y, n_u = problem.distortion.shape
         with np.errstate(divide="ignore", invalid="ignore"):
             log_r = np.where(lam > 0, a / np.where(lam > 0, lam, 1.0), 0.0)
-        # r(.|u) = exp(a / lam) sums to at most 1 up to the solver's tolerance: rescale.
-        log_r -= np.maximum(np.log(np.exp(log_r).sum(axis=0)), 0.0)[None, :] + _LOG_SLACK
+            # r(.|u) = exp(a / lam) sums to at most 1 up to the solver's tolerance:
+            # rescale (a sum that underflows to 0 needs none).
+            log_r -= np.maximum(np.log(np.exp(log_r).sum(axis=0)), 0.0)[None, :] + _LOG_SLACK
         G = problem.p_s_given_y @ log_r
         certificate = cut_certificate(problem, delta, [G], lam[:, None])
         R = problem.distortion + lam[None, :] * (delta + G)
