@@ -23,6 +23,7 @@ from sklearn_privacy.discrete._convex._first_order import (
 )
 from sklearn_privacy.discrete._convex._first_order_loops import max_leakage_certificate
 from sklearn_privacy.discrete._convex._problem import ConvexProblem
+from sklearn_privacy.discrete._convex._working_set import entries_near_row_max
 from sklearn_privacy.information import entropy, max_information_leakage
 
 
@@ -476,6 +477,21 @@ def test_row_threads_change_nothing():
             levels.minima_of_product(P, B, block=32, threads=threads),
             levels.minima_of_product(P, B, block=32),
         )
+        # the working set's entries: the same, in the same order, and the same refusal
+        base = np.random.default_rng(4).normal(scale=20.0, size=D.shape)
+        serial = entries_near_row_max(base, P, B, 0.3, D, 30.0, block=32)
+        assert serial[0].size > D.shape[0]
+        for got in zip(
+            entries_near_row_max(base, P, B, 0.3, D, 30.0, block=32, threads=threads), serial
+        ):
+            np.testing.assert_array_equal(*got)
+        for limit in (serial[0].size, serial[0].size - 1, 5):
+            near = entries_near_row_max(base, P, B, 0.3, D, 30.0, limit=limit, block=32)
+            assert (near is None) == (limit < serial[0].size)
+            threaded = entries_near_row_max(
+                base, P, B, 0.3, D, 30.0, limit=limit, block=32, threads=threads
+            )
+            assert (threaded is None) == (near is None)
     finally:
         threads.close()
 

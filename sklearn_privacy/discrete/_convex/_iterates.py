@@ -143,7 +143,9 @@ class WorkingSetIterate:
         """The iterate on the entries near their row's largest (None past ``limit``)."""
         problem = full.problem
         P, d = problem.p_s_given_y, problem.distortion
-        found = entries_near_row_max(full.base, P, A, lam_total, d, MARGIN, limit=limit)
+        found = entries_near_row_max(
+            full.base, P, A, lam_total, d, MARGIN, limit=limit, threads=problem.threads
+        )
         return None if found is None else cls(full, found, c, lam_total)
 
     @property

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn_privacy.discrete._convex._first_order import (
     _LOG_FLOOR,
     _TINY,
+    SERIAL,
     _budget_multiplier,
     budget_newton_step,
 )
@@ -20,7 +21,7 @@ MARGIN = 60.0
 
 
 def entries_near_row_max(
-    base, p_s_given_y, A, lam_total, distortion, margin, *, limit=None, block=64
+    base, p_s_given_y, A, lam_total, distortion, margin, *, limit=None, block=64, threads=SERIAL
 ):
     """Entries of ``base - P(S|Y)^T A - lam_total d`` within ``margin`` of their row's largest.
 
@@ -33,9 +34,11 @@ def entries_near_row_max(
     distortion : ndarray of shape (n_y, n_u)
     margin : float
     limit : int, default=None
-        Give up (return ``None``) as soon as more entries than this are found.
+        Give up (return ``None``) once more entries than this are found.
     block : int, default=64
         Rows per block (the logits of a block stay in cache).
+    threads : RowThreads, default=SERIAL
+        Threads for the blocks (each found alone: the result does not depend on them).
 
     Returns
     -------
@@ -45,21 +48,30 @@ def entries_near_row_max(
         Their logits less their row's largest.
     """
     n_y, n_u = base.shape
-    scratch = np.empty((min(block, n_y), n_u))
-    found, n_found = [], 0
+    found = [None] * -(-n_y // block)
+    n_found = [0]  # a running count for the early stop; the decision below is exact
     neg_a = -A
-    for i in range(0, n_y, block):
-        j = min(n_y, i + block)
-        t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
-        t += base[i:j]
-        if lam_total:
-            t -= lam_total * distortion[i:j]
-        t -= t.max(axis=1, keepdims=True)
-        r, c = np.nonzero(t >= -margin)
-        n_found += r.size
-        if limit is not None and n_found > limit:
-            return None
-        found.append((r + i, c, t[r, c]))
+
+    def blocks(group):
+        scratch = np.empty((min(block, n_y), n_u))
+        for i in group:
+            if limit is not None and n_found[0] > limit:
+                return
+            j = min(n_y, i + block)
+            t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
+            t += base[i:j]
+            if lam_total:
+                t -= lam_total * distortion[i:j]
+            t -= t.max(axis=1, keepdims=True)
+            r, c = np.nonzero(t >= -margin)
+            found[i // block] = (r + i, c, t[r, c])
+            n_found[0] += r.size
+
+    threads.run(n_y, block, blocks)
+    if any(part is None for part in found):
+        return None
+    if limit is not None and sum(part[0].size for part in found) > limit:
+        return None
     rows, cols, logits = (np.concatenate(parts) for parts in zip(*found))
     return rows, cols, logits
 
