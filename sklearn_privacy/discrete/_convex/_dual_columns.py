@@ -189,9 +189,9 @@ class LevelDual:
             # r(.|u) = exp(a / lam) sums to at most 1 up to the solver's tolerance:
             # rescale (a sum that underflows to 0 needs none).
             log_r -= np.maximum(np.log(np.exp(log_r).sum(axis=0)), 0.0)[None, :] + _LOG_SLACK
-        G = problem.p_s_given_y @ log_r
-        certificate = cut_certificate(problem, delta, [G], lam[:, None])
-        R = problem.distortion + lam[None, :] * (delta + G)
+        term = lam[None, :] * (delta + problem.p_s_given_y @ log_r)
+        R = problem.distortion + term
+        certificate = _certificate(problem, R, problem.distortion + np.abs(term))
         rows, cols = self.keys // n_u, self.keys % n_u
         z = np.full(n_y, np.inf)
         np.minimum.at(z, rows, R[rows, cols])
@@ -226,7 +226,6 @@ def cut_certificate(problem, delta, cuts, nu):
         duality) less the budget, less a bound on the rounding of the sums
         (``1e-12`` of the magnitudes of the terms that gave each row's minimum).
     """
-    p_y, budget = problem.p_y, problem.budget
     nu = np.maximum(nu, 0.0)
     R = problem.distortion.copy()
     size = problem.distortion.copy()
@@ -234,6 +233,12 @@ def cut_certificate(problem, delta, cuts, nu):
         term = nu[:, k][None, :] * (delta + G)
         R += term
         size += np.abs(term)
+    return _certificate(problem, R, size)
+
+
+def _certificate(problem, R, size):
+    """:func:`cut_certificate` from its matrix ``R`` and the magnitudes ``size`` of its terms."""
+    p_y, budget = problem.p_y, problem.budget
     rows = np.arange(R.shape[0])
     best = R.argmin(axis=1)
     value = float(p_y @ R[rows, best]) - budget
