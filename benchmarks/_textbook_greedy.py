@@ -15,7 +15,7 @@ from sklearn_privacy.discrete import MergePath
 from sklearn_privacy.discrete._greedy import _TIE
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
 
-__all__ = ["greedy_merge_stored", "greedy_merge_textbook"]
+__all__ = ["fdlibm_log", "greedy_merge_stored", "greedy_merge_textbook"]
 
 # The fast greedy's slack (sklearn_privacy.discrete._greedy._TOL): merges within
 # rounding of the constraint are feasible, Lagrangian gains below it are not gains.
@@ -38,6 +38,11 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
     ----------
     joint, objective, threshold, lam
         As in :func:`~sklearn_privacy.discrete._greedy.greedy_merge`.
+    log : callable, default=None
+        The logarithm of every cost, potential and ``x log x`` (:func:`fdlibm_log` for
+        the compiled kernels' states). None: numpy's, with the potentials of the
+        single columns from :func:`~sklearn_privacy.information.column_potentials`,
+        as the numpy states do.
     exact : bool, default=True
         ``True``: build the merged joint of every candidate and compute
         ``I(S;Y')`` and ``I(X;Y')`` with
@@ -128,19 +133,49 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
     )
 
 
-def _potentials_stored(merged):
+def fdlibm_log(x):
+    """fdlibm's ``log`` (``e_log.c``) of positive normal doubles, operation for operation.
+
+    The numpy twin of :func:`sklearn_privacy.discrete._greedy_kernels.log`, read from
+    the algorithm (reduce ``x = 2^k (1 + f)`` with ``1 + f`` in ``[sqrt(2)/2,
+    sqrt(2))``, ``s = f / (2 + f)``, ``log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2)))``)
+    with numpy's integer views instead of the kernel's bit casts: the same bits.
+    """
+    x = np.asarray(x, dtype=float)
+    bits = x.view(np.int64)
+    shifted = bits - np.int64(0x3FE6A09E00000000)
+    k = shifted >> 52  # arithmetic shift: the signed exponent
+    f = (bits - (shifted & np.int64(-1 << 52))).view(np.float64) - 1.0
+    dk = k.astype(float)
+    lg = [
+        6.666666666666735130e-01,
+        3.999999999940941908e-01,
+        2.857142874366239149e-01,
+        2.222219843214978396e-01,
+        1.818357216161805012e-01,
+        1.531383769920937332e-01,
+        1.479819860511658591e-01,
+    ]
+    s = f / (2.0 + f)
+    z = s * s
+    w = z * z
+    r = z * (lg[0] + w * (lg[2] + w * (lg[4] + w * lg[6]))) + w * (lg[1] + w * (lg[3] + w * lg[5]))
+    hfsq = 0.5 * f * f
+    return dk * 6.93147180369123816490e-01 - (
+        (hfsq - (s * (hfsq + r) + dk * 1.90821492927058770002e-10)) - f
+    )
+
+
+def _potentials_stored(merged, log=np.log):
     """``phi`` and ``p log p`` of merged ``[P(S, y), p(y)]`` columns, in the stored greedy's order.
 
     The sum over S runs in order of ``s`` (C-ordered buffers, as the fast greedy keeps them).
     """
-    logs = np.empty(merged.shape)
-    np.add(merged, 1e-300, out=logs)
-    np.log(logs, out=logs)
-    np.multiply(merged, logs, out=logs)
+    logs = np.ascontiguousarray(merged * log(merged + 1e-300))
     return np.add.reduce(logs[:-1], axis=0) - logs[-1], logs[-1]
 
 
-def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
+def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None, log=None):
     """Reference greedy with the stored-cost arithmetic of the incremental greedy.
 
     Keeps the full ``n x n`` matrix of Prop. 1 costs, computed and updated by the
@@ -158,6 +193,11 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
     ----------
     joint, objective, threshold, lam
         As in :func:`~sklearn_privacy.discrete._greedy.greedy_merge`.
+    log : callable, default=None
+        The logarithm of every cost, potential and ``x log x`` (:func:`fdlibm_log` for
+        the compiled kernels' states). None: numpy's, with the potentials of the
+        single columns from :func:`~sklearn_privacy.information.column_potentials`,
+        as the numpy states do.
 
     Returns
     -------
@@ -166,9 +206,11 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
     joint = np.asarray(joint, dtype=float)
     Q = np.vstack([joint, joint.sum(axis=0)])
     n = Q.shape[1]
-    phi = column_potentials(joint)
     p = Q[-1]
-    h = p * np.log(p + 1e-300)
+    if log is None:
+        log, phi, h = np.log, column_potentials(joint), p * np.log(p + 1e-300)
+    else:
+        phi, h = _potentials_stored(Q, log)
 
     def gain(ds, dx):
         if objective == "funnel":
@@ -176,7 +218,7 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
         return np.multiply(dx, lam) - ds
 
     Qc = np.ascontiguousarray(Q)
-    phi_m, h_m = _potentials_stored(Qc[:, :, None] + Qc[:, None, :])
+    phi_m, h_m = _potentials_stored(Qc[:, :, None] + Qc[:, None, :], log)
     D = np.maximum(phi[:, None] + phi[None, :] - phi_m, 0.0)
     if lam is not None:
         D = gain(D, h_m - (h[:, None] + h[None, :]))
@@ -196,7 +238,7 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
         a, b = np.triu_indices(live.size, 1)
         a, b = live[a], live[b]
         stored = D[a, b]
-        dx = (p[a] + p[b]) * np.log(p[a] + p[b] + 1e-300) - (h[a] + h[b])
+        dx = (p[a] + p[b]) * log(p[a] + p[b] + 1e-300) - (h[a] + h[b])
         if lam is not None:
             g, ok = stored, stored > _TOL
         elif objective == "funnel":
@@ -212,7 +254,7 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None):
         i, j = int(a[k]), int(b[k])
         q_i = Q[:, i] + Q[:, j]
         Q[:, i] = 0.0
-        phi_m, h_m = _potentials_stored(Q + q_i[:, None])
+        phi_m, h_m = _potentials_stored(Q + q_i[:, None], log)
         phi_i, h_i = float(phi_m[i]), float(h_m[i])
         leakage.append(max(leakage[-1] - max(float(phi[i] + phi[j] - phi_i), 0.0), 0.0))
         disclosure.append(max(disclosure[-1] - max(float(h_i - h[i] - h[j]), 0.0), 0.0))

@@ -77,10 +77,12 @@ class PrivacyFunnelTransformer(_MergeMechanism):
     {verbose}
         Here ``1`` shows a progress bar over the merges.
     n_jobs : int, default=None
-        Threads for the greedy's initial pair costs (about 40 % of the work
-        at 20 000 symbols; the merges run on one). ``None`` means 1 unless in a
-        :func:`joblib.parallel_config` context, ``-1`` all cores. The fit does
-        not depend on it, to the bit.
+        Threads for the greedy's initial pair costs (a third to 40 % of the
+        work at 20 000 symbols; the merges run on one). ``None`` means 1 unless
+        in a :func:`joblib.parallel_config` context, ``-1`` all cores. The fit
+        does not depend on it, to the bit. Large alphabets run on compiled
+        kernels where numba is installed
+        (:func:`~sklearn_privacy.discrete.greedy_merge`, Notes).
 
     Attributes
     ----------

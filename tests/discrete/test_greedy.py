@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _textbook_greedy import greedy_merge_stored, greedy_merge_textbook
+from _textbook_greedy import fdlibm_log, greedy_merge_stored, greedy_merge_textbook
 
 from sklearn_privacy.discrete._greedy import _MergeState, greedy_merge, greedy_sweep
 from sklearn_privacy.information import entropy, mutual_information
@@ -338,3 +338,115 @@ def test_greedy_threads_change_nothing(kwargs):
     np.testing.assert_array_equal(states[1].D, states[0].D)
     for a, b in zip(states[1].initial_bests(), states[0].initial_bests(), strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+# -- the compiled kernels (numba, the ``fast`` extra) ---------------------------------
+
+
+@pytest.fixture
+def compiled(monkeypatch):
+    """Every state of the test on the compiled kernels, whatever its size."""
+    pytest.importorskip("numba")
+    from sklearn_privacy.discrete import _greedy
+
+    assert _greedy.compiled_kernels() is not None
+    monkeypatch.setattr(_greedy, "_COMPILED_WORK", 0)
+    return _greedy.compiled_kernels()
+
+
+def test_compiled_log_is_fdlibm_within_one_ulp(compiled):
+    rng = np.random.default_rng(0)
+    x = np.concatenate(
+        [
+            10.0 ** rng.uniform(-300, 0, 200_000),
+            rng.uniform(0, 1, 200_000),
+            [1.0, 0.5, 2.0, 1e-300, 2.2250738585072014e-308, np.nextafter(1.0, 0)],
+            np.sqrt([0.5, 2.0]),  # the reduction's bounds and their neighbours
+            np.nextafter(np.sqrt([0.5, 2.0]), 0),
+            np.nextafter(np.sqrt([0.5, 2.0]), 3),
+        ]
+    )
+    out = np.empty_like(x)
+    compiled.logs(x, out)
+    np.testing.assert_array_equal(out, fdlibm_log(x))  # the tests' numpy twin, to the bit
+    assert out[x == 1.0][0] == 0.0
+    # Against the 80-bit logarithm: below one unit in the last place everywhere.
+    exact = np.log(x.astype(np.longdouble))
+    ulps = np.abs((out - exact) / np.spacing(np.abs(out)).astype(np.longdouble))
+    assert float(ulps.max()) < 1.0
+    # It rounds like the C library's on most inputs, 1 ulp away on the rest.
+    assert 0 < np.mean(out != np.log(x)) < 0.05
+
+
+@pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
+def test_compiled_greedy_equals_the_stored_cost_reference_to_the_bit(objective, compiled):
+    # The stored-cost reference with the kernels' logarithm (written in numpy): the same
+    # merges, informations and labels to the bit, ties, zeros and compactions included.
+    for rng, joint in _reference_cases(12):
+        for kwargs in _reference_kwargs(rng, joint, objective):
+            fast = greedy_merge(joint, objective=objective, **kwargs)
+            ref = greedy_merge_stored(joint, objective=objective, log=fdlibm_log, **kwargs)
+            np.testing.assert_array_equal(fast.merges, ref.merges)
+            np.testing.assert_array_equal(fast.leakage, ref.leakage)
+            np.testing.assert_array_equal(fast.disclosure, ref.disclosure)
+            np.testing.assert_array_equal(fast.labels, ref.labels)
+
+
+def test_compiled_and_numpy_greedy_make_the_same_merges(compiled, monkeypatch):
+    # The two logarithms differ by 1 ulp on a few inputs: the same merges on every
+    # reference case (no gain sits within rounding of the tie window's edge there),
+    # the informations within 1e-12.
+    from sklearn_privacy.discrete import _greedy
+
+    for objective in ("funnel", "bottleneck"):
+        for rng, joint in _reference_cases(5):
+            for kwargs in _reference_kwargs(rng, joint, objective):
+                monkeypatch.setattr(_greedy, "_COMPILED_WORK", 0)
+                fast = greedy_merge(joint, objective=objective, **kwargs)
+                monkeypatch.setattr(_greedy, "_COMPILED_WORK", np.inf)
+                _assert_same_path(fast, greedy_merge(joint, objective=objective, **kwargs), 1e-12)
+
+
+def test_compiled_greedy_matches_textbook_on_sparse_tied_counts(compiled):
+    rng = np.random.default_rng(11)
+    for n_x in [40, 200]:
+        joint = _sparse_tied_joint(rng, n_x)
+        for kwargs in [{"threshold": 0.0}, {"lam": 0.5}]:
+            _assert_same_path(
+                greedy_merge(joint, **kwargs),
+                greedy_merge_textbook(joint, exact=n_x <= 40, **kwargs),
+            )
+
+
+def test_compiled_threads_change_nothing(compiled):
+    joint = np.random.default_rng(7).dirichlet(np.full(4 * 900, 0.5)).reshape(4, 900)
+    for objective, lam in [("funnel", None), ("bottleneck", None), ("funnel", 0.5)]:
+        states = [_MergeState(joint, objective, lam, k) for k in (1, 3)]
+        assert states[0].kernels is compiled
+        np.testing.assert_array_equal(states[1].D, states[0].D)
+        for a, b in zip(states[1].initial_bests(), states[0].initial_bests(), strict=True):
+            np.testing.assert_array_equal(a, b)
+    one = greedy_merge(joint, threshold=3.0, n_jobs=1)
+    np.testing.assert_array_equal(greedy_merge(joint, threshold=3.0, n_jobs=2).leakage, one.leakage)
+
+
+def test_numpy_path_without_numba(monkeypatch):
+    # Without numba (or with its JIT disabled) every state runs on numpy, at any size.
+    import sys
+
+    from sklearn_privacy import discrete
+    from sklearn_privacy.discrete import _greedy
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.delitem(sys.modules, "sklearn_privacy.discrete._greedy_kernels", raising=False)
+    monkeypatch.delattr(discrete, "_greedy_kernels", raising=False)
+    monkeypatch.setattr(_greedy, "_COMPILED_WORK", 0)
+    _greedy.compiled_kernels.cache_clear()
+    try:
+        assert _greedy.compiled_kernels() is None
+        joint = np.random.default_rng(1).dirichlet(np.full(3 * 50, 0.5)).reshape(3, 50)
+        assert _MergeState(joint, "funnel", None).kernels is None
+        ref = greedy_merge_stored(joint, threshold=1.0)
+        np.testing.assert_array_equal(greedy_merge(joint, threshold=1.0).leakage, ref.leakage)
+    finally:
+        _greedy.compiled_kernels.cache_clear()
