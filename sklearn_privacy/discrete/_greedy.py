@@ -12,6 +12,7 @@ import numpy as np
 from joblib import effective_n_jobs
 from threadpoolctl import threadpool_limits
 
+from sklearn_privacy.discrete._compiled import compiled
 from sklearn_privacy.discrete._path import MergePath, cluster_labels
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
 from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_INTEGER, progress
@@ -81,16 +82,6 @@ def _xlogx(x, out=None):
     return np.multiply(x, logs, out=out)
 
 
-@functools.cache
-def compiled_kernels():
-    """:mod:`._greedy_kernels`, or None where numba is not installed."""
-    try:
-        from sklearn_privacy.discrete import _greedy_kernels
-    except (ImportError, RuntimeError):  # no numba, or no folder to cache its code in
-        return None
-    return None if _greedy_kernels.numba.config.DISABLE_JIT else _greedy_kernels
-
-
 def _offsets(n):
     """Start of row ``t`` (columns ``t + 1 ... n - 1``) in a packed upper triangle."""
     t = np.arange(n, dtype=np.int64)
@@ -127,7 +118,8 @@ class _MergeState:
         # the logarithms may skip that addition and round the same.
         self.tiny = not bool(self.Q.min() >= _SAFE_MIN)
         # One logarithm throughout: numpy's, or on large alphabets the kernels'.
-        self.kernels = compiled_kernels() if n * n * self.Q.shape[0] >= _COMPILED_WORK else None
+        big = n * n * self.Q.shape[0] >= _COMPILED_WORK
+        self.kernels = compiled("_greedy_kernels") if big else None
         if self.kernels is None:
             self.phi, self.h = column_potentials(joint), _xlogx(self.Q[-1])
         else:

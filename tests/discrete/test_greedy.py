@@ -347,14 +347,22 @@ def test_greedy_threads_change_nothing(kwargs):
 def compiled(monkeypatch):
     """Every state of the test on the compiled kernels, whatever its size."""
     pytest.importorskip("numba")
-    from sklearn_privacy.discrete import _greedy
+    from sklearn_privacy.discrete import _compiled, _greedy
 
-    assert _greedy.compiled_kernels() is not None
+    kernels = _compiled.compiled("_greedy_kernels")
+    assert kernels is not None
     monkeypatch.setattr(_greedy, "_COMPILED_WORK", 0)
-    return _greedy.compiled_kernels()
+    return kernels
 
 
-def test_compiled_log_is_fdlibm_within_one_ulp(compiled):
+def _ulps(got, exact):
+    """``|got - exact|`` in units of the last place of ``got`` (``exact`` in long double)."""
+    return np.abs((got - exact) / np.spacing(np.abs(got)).astype(np.longdouble))
+
+
+def test_compiled_log_and_exp_are_fdlibm_within_one_ulp(compiled):
+    from sklearn_privacy.discrete import _fdlibm
+
     rng = np.random.default_rng(0)
     x = np.concatenate(
         [
@@ -367,15 +375,20 @@ def test_compiled_log_is_fdlibm_within_one_ulp(compiled):
         ]
     )
     out = np.empty_like(x)
-    compiled.logs(x, out)
+    _fdlibm.logs(x, out)
     np.testing.assert_array_equal(out, fdlibm_log(x))  # the tests' numpy twin, to the bit
     assert out[x == 1.0][0] == 0.0
     # Against the 80-bit logarithm: below one unit in the last place everywhere.
-    exact = np.log(x.astype(np.longdouble))
-    ulps = np.abs((out - exact) / np.spacing(np.abs(out)).astype(np.longdouble))
-    assert float(ulps.max()) < 1.0
+    assert float(_ulps(out, np.log(x.astype(np.longdouble))).max()) < 1.0
     # It rounds like the C library's on most inputs, 1 ulp away on the rest.
     assert 0 < np.mean(out != np.log(x)) < 0.05
+    # The exponential on the range the kernels use (and its ends and 0).
+    x = np.concatenate([rng.uniform(-700, 700, 400_000), [-700.0, 700.0, 0.0, -0.0, 1e-300]])
+    out = np.empty_like(x)
+    _fdlibm.exps(x, out)
+    assert float(_ulps(out, np.exp(x.astype(np.longdouble))).max()) < 1.0
+    assert out[-3] == out[-2] == out[-1] == 1.0
+    assert 0 < np.mean(out != np.exp(x)) < 0.2
 
 
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
@@ -435,18 +448,19 @@ def test_numpy_path_without_numba(monkeypatch):
     import sys
 
     from sklearn_privacy import discrete
-    from sklearn_privacy.discrete import _greedy
+    from sklearn_privacy.discrete import _compiled, _greedy
 
     monkeypatch.setitem(sys.modules, "numba", None)
-    monkeypatch.delitem(sys.modules, "sklearn_privacy.discrete._greedy_kernels", raising=False)
-    monkeypatch.delattr(discrete, "_greedy_kernels", raising=False)
+    for name in ("_greedy_kernels", "_fdlibm"):
+        monkeypatch.delitem(sys.modules, f"sklearn_privacy.discrete.{name}", raising=False)
+        monkeypatch.delattr(discrete, name, raising=False)
     monkeypatch.setattr(_greedy, "_COMPILED_WORK", 0)
-    _greedy.compiled_kernels.cache_clear()
+    _compiled.compiled.cache_clear()
     try:
-        assert _greedy.compiled_kernels() is None
+        assert _compiled.compiled("_greedy_kernels") is None
         joint = np.random.default_rng(1).dirichlet(np.full(3 * 50, 0.5)).reshape(3, 50)
         assert _MergeState(joint, "funnel", None).kernels is None
         ref = greedy_merge_stored(joint, threshold=1.0)
         np.testing.assert_array_equal(greedy_merge(joint, threshold=1.0).leakage, ref.leakage)
     finally:
-        _greedy.compiled_kernels.cache_clear()
+        _compiled.compiled.cache_clear()
