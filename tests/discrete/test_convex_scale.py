@@ -555,3 +555,100 @@ def test_exact_dual_certifies_just_below_the_conic_optimum(seed, kind, budget):
     _, hi, lo = dual_bracket(problem, _closest_mapping(D), 0.0, opt + 0.05)
     assert opt - 1e-5 <= lo <= opt + 1e-9
     assert opt - 1e-9 <= hi <= opt + 1e-5
+
+
+# -- the compiled kernels (numba, the ``fast`` extra) ---------------------------------
+
+
+@pytest.fixture
+def convex_kernels(monkeypatch):
+    """Every problem of the test on the compiled kernels, whatever its size."""
+    pytest.importorskip("numba")
+    from sklearn_privacy.discrete._convex import _problem
+
+    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", 0)
+    kernels = _problem.compiled("_convex._kernels")
+    assert kernels is not None
+    return kernels
+
+
+@pytest.mark.parametrize(("lam_total", "block"), [(0.0, 7), (2.5, 32)])
+def test_compiled_mirror_step_matches_dense_projection(lam_total, block, convex_kernels):
+    # The oracle of test_blocked_mirror_step_matches_dense_projection, on the kernels'
+    # step (one pass a row, fdlibm's exp): the same projection to 1e-7.
+    joint, D = _hamming_instance(n_cols=3, n_values=4, seed=9)
+    p_y = joint.sum(axis=0)
+    rng = np.random.default_rng(10)
+    base = rng.normal(size=D.shape)
+    A = rng.normal(scale=2, size=(joint.shape[0], D.shape[1]))
+    logits = base - (joint / p_y).T @ A - lam_total * D
+    dense, lam_dense = budget_projection(logits, D, p_y, 0.1, 0.0, rtol=1e-12)
+    problem = ConvexProblem(joint, D, 0.1)
+    assert problem.kernels is convex_kernels
+    Q, lam, release = mirror_step_levels(
+        problem, base, A, lam_total, 0.0, out=np.empty(D.shape), block=block
+    )
+    assert lam == pytest.approx(lam_dense, rel=1e-7)
+    np.testing.assert_allclose(Q, dense, rtol=1e-7, atol=1e-14)
+    np.testing.assert_allclose(release, joint @ dense, rtol=1e-7, atol=1e-14)
+    # and the numpy step's to rounding
+    problem.kernels = None
+    Q_numpy, lam_numpy, _ = mirror_step_levels(
+        problem, base, A, lam_total, 0.0, out=np.empty(D.shape), block=block
+    )
+    np.testing.assert_allclose(Q, Q_numpy, rtol=1e-12, atol=1e-300)
+    assert lam == pytest.approx(lam_numpy, rel=1e-12)
+
+
+def test_compiled_minima_entries_and_combination_match_numpy(convex_kernels):
+    from sklearn_privacy.discrete._convex._first_order import RowThreads
+
+    joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
+    levels = DistortionLevels.of(D)
+    rng = np.random.default_rng(2)
+    P, B = rng.random((D.shape[0], 2)), rng.normal(size=(2, D.shape[1]))
+    minima = levels.minima_of_product(P, B, block=32, kernels=convex_kernels)
+    np.testing.assert_array_equal(np.isinf(minima), np.isinf(levels.minima(P @ B)))
+    np.testing.assert_allclose(minima, levels.minima(P @ B), rtol=1e-13)
+    # the working set's entries: the same, in the same order, the same refusal
+    base = rng.normal(scale=20.0, size=D.shape)
+    serial = entries_near_row_max(base, P, B, 0.3, D, 30.0, block=32)
+    threads = RowThreads(3)
+    try:
+        for pool in (None, threads):
+            kwargs = {"kernels": convex_kernels} | ({"threads": pool} if pool else {})
+            got = entries_near_row_max(base, P, B, 0.3, D, 30.0, block=32, **kwargs)
+            np.testing.assert_array_equal(got[0], serial[0])
+            np.testing.assert_array_equal(got[1], serial[1])
+            np.testing.assert_allclose(got[2], serial[2], rtol=0, atol=1e-12)
+            for limit in (serial[0].size, serial[0].size - 1):
+                near = entries_near_row_max(
+                    base, P, B, 0.3, D, 30.0, limit=limit, block=32, **kwargs
+                )
+                assert (near is None) == (limit < serial[0].size)
+    finally:
+        threads.close()
+    # x = a x + b z rounds as numpy's, to the bit
+    x, z = rng.random(D.shape), rng.random(D.shape)
+    expected = x.copy()
+    blocked_combination(expected, 0.3, z, 0.7, scratch=np.empty(D.shape), block=6)
+    blocked_combination(x, 0.3, z, 0.7, scratch=None, block=6, kernels=convex_kernels)
+    np.testing.assert_array_equal(x, expected)
+
+
+def test_compiled_first_order_average_matches_numpy_and_conic(convex_kernels, monkeypatch):
+    from sklearn_privacy.discrete._convex import _problem
+    from sklearn_privacy.discrete._convex._first_order_loops import first_order_average
+
+    joint, D = _hamming_instance(n_rows=300, n_cols=3, n_values=6, n_s=2, seed=13)
+    compiled = ConvexProblem(joint, D, 0.1)
+    assert compiled.kernels is convex_kernels
+    Q, value, gap, _ = first_order_average(compiled, tol=1e-8)
+    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", np.inf)
+    numpy_problem = ConvexProblem(joint, D, 0.1)
+    Q_numpy, value_numpy, gap_numpy, _ = first_order_average(numpy_problem, tol=1e-8)
+    assert value == pytest.approx(value_numpy, abs=1e-10)
+    np.testing.assert_allclose(Q, Q_numpy, atol=1e-8)
+    assert gap == pytest.approx(gap_numpy, abs=1e-10)
+    conic = min_average_leakage_mapping(joint, D, 0.1, solver="CLARABEL")
+    assert abs(value - conic["average_leakage"]) <= max(gap, 1e-6) + 1e-6

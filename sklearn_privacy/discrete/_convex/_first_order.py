@@ -154,16 +154,27 @@ class DistortionLevels:
             out[:, j] = np.where(mask > 0, A, np.inf).min(axis=1)
         return out
 
-    def minima_of_product(self, P, B, *, block=64, threads=SERIAL):
+    def minima_of_product(self, P, B, *, block=64, threads=SERIAL, kernels=None):
         """``self.minima(P @ B)`` without forming ``P @ B``: row blocks kept in cache.
 
         Each row's entries are gathered in the order of their level (a
         permutation computed once), so that one ``minimum.reduceat`` gives the
         least entry of every level: two passes over a block instead of three
-        per level. The blocks run on ``threads`` (:class:`RowThreads`).
+        per level; with ``kernels`` (:mod:`._kernels`), one pass a row. The
+        blocks run on ``threads`` (:class:`RowThreads`).
         """
         n_y, m = self.shape
         n_u = self.level.shape[1]
+        if kernels is not None:
+            out = np.empty(self.shape)
+
+            def rows(group):
+                scratch = np.empty(n_u)
+                for i in group:
+                    kernels.level_minima(P, B, self.level, i, min(n_y, i + block), scratch, out)
+
+            threads.run(n_y, block, rows)
+            return out
         if self._order is None:
             index = np.int16 if n_u <= np.iinfo(np.int16).max else np.intp
             self._order = np.argsort(self.level, axis=1, kind="stable").astype(index)
@@ -436,6 +447,11 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
         scratch = np.empty((min(block, n_y), n_u))
         for i in group:
             j = min(n_y, i + block)
+            if problem.kernels is not None:
+                problem.kernels.level_exponentials(
+                    p_s_given_y, neg_a, base, shift, levels.level, _LOG_FLOOR, i, j, out, sums
+                )
+                continue
             t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
             t += base[i:j]
             if lam_total:
@@ -462,7 +478,10 @@ def _scaled_release(problem, E, factor, local, block):
     def scale(group):
         for i in group:
             j = min(n_y, i + block)
-            E[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
+            if problem.kernels is None:
+                E[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
+            else:
+                problem.kernels.scale_by_level(E, factor, problem.levels.level, i, j)
             shares[i // block] = joint[:, i:j] @ E[i:j]
 
     problem.threads.run(n_y, block, scale)
@@ -472,13 +491,17 @@ def _scaled_release(problem, E, factor, local, block):
     return release
 
 
-def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL):
-    """``x = a x + b z`` in place, by row blocks (one pass over memory) on ``threads``."""
+def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL, kernels=None):
+    """``x = a x + b z`` in place, by row blocks (one pass over memory) on ``threads``; the
+    same to the bit with ``kernels`` (:mod:`._kernels`)."""
     n_y = x.shape[0]
 
     def blocks(group):
         for i in group:
             j = min(n_y, i + block)
+            if kernels is not None:
+                kernels.combination(x, a, z, b, i, j)
+                continue
             t = np.multiply(z[i:j], b, out=scratch[i:j])
             xb = x[i:j]
             xb *= a

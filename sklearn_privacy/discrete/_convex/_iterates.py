@@ -56,8 +56,9 @@ class _FullIterate:
         """``x = (1 - theta) x + theta z_new``; ``z_new`` (the spare array) becomes ``z``."""
         problem = self.problem
         blocked_combination(
-            self.x, 1.0 - theta, z_new, theta, scratch=problem.scratch, threads=problem.threads
-        )
+            self.x, 1.0 - theta, z_new, theta,
+            scratch=problem.scratch, threads=problem.threads, kernels=problem.kernels,
+        )  # fmt: skip
         self.z, self.spare = z_new, self.z
         self._add_multiplier(lam_z)
 
@@ -144,8 +145,9 @@ class WorkingSetIterate:
         problem = full.problem
         P, d = problem.p_s_given_y, problem.distortion
         found = entries_near_row_max(
-            full.base, P, A, lam_total, d, MARGIN, limit=limit, threads=problem.threads
-        )
+            full.base, P, A, lam_total, d, MARGIN,
+            limit=limit, threads=problem.threads, kernels=problem.kernels,
+        )  # fmt: skip
         return None if found is None else cls(full, found, c, lam_total)
 
     @property

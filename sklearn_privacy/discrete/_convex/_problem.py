@@ -13,10 +13,15 @@ from sklearn_privacy.discrete._convex._first_order import (
     budget_projection,
     project_levels,
 )
+from sklearn_privacy.discrete._compiled import compiled
 from sklearn_privacy.information import entropy
 from sklearn_privacy.utils import progress
 
 _TINY = 1e-300
+# Mapping entries from which the mirror steps run on the compiled kernels, where numba is
+# installed: loading them takes about a second, which a fit of this size saves
+# (1024 x 1024; Adult's 2142 symbols are 4.6 million entries).
+_COMPILED_ENTRIES = 2**20
 # Least seconds between two redraws of a solver's progress bar.
 _REFRESH_S = 0.25
 
@@ -73,6 +78,8 @@ class ConvexProblem:
         ``d * d`` for the projection of a ``d`` of many values (None with levels).
     threads : RowThreads
         Threads for the row blocks of the passes (none unless a loop sets them).
+    kernels : module or None
+        The compiled mirror step (:mod:`._kernels`) on large mappings with levels.
     """
 
     def __init__(self, joint, distortion, budget):
@@ -86,6 +93,8 @@ class ConvexProblem:
         self.distortion_sq = None if self.levels is not None else distortion * distortion
         self._scratch = None
         self.threads = SERIAL
+        big = self.levels is not None and distortion.size >= _COMPILED_ENTRIES
+        self.kernels = compiled("_convex._kernels") if big else None
 
     @property
     def scratch(self):

@@ -21,8 +21,9 @@ MARGIN = 60.0
 
 
 def entries_near_row_max(
-    base, p_s_given_y, A, lam_total, distortion, margin, *, limit=None, block=64, threads=SERIAL
-):
+    base, p_s_given_y, A, lam_total, distortion, margin, *,
+    limit=None, block=64, threads=SERIAL, kernels=None,
+):  # fmt: skip
     """Entries of ``base - P(S|Y)^T A - lam_total d`` within ``margin`` of their row's largest.
 
     Parameters
@@ -39,6 +40,8 @@ def entries_near_row_max(
         Rows per block (the logits of a block stay in cache).
     threads : RowThreads, default=SERIAL
         Threads for the blocks (each found alone: the result does not depend on them).
+    kernels : module, default=None
+        The compiled kernels (:mod:`._kernels`): a block in one pass a row.
 
     Returns
     -------
@@ -58,6 +61,12 @@ def entries_near_row_max(
             if limit is not None and n_found[0] > limit:
                 return
             j = min(n_y, i + block)
+            if kernels is not None:
+                found[i // block] = kernels.entries_near_row_max(
+                    p_s_given_y, neg_a, base, lam_total, distortion, margin, i, j
+                )
+                n_found[0] += found[i // block][0].size
+                continue
             t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
             t += base[i:j]
             if lam_total:

@@ -1,0 +1,118 @@
+"""The convex mapping's mirror step on row blocks, compiled with numba for large mappings.
+
+Loaded only where numba is installed and the mapping is large enough to pay for it
+(``_COMPILED_ENTRIES`` in :mod:`._problem`). One pass a row where numpy makes eight
+(the product with ``P(S | Y)``, the base, the level shift, the row maximum, the floor,
+the exponential and the level sums), with :func:`.._fdlibm.exp` (below one ulp, one ulp
+from the C library's on about a tenth of the entries). The kernels release the GIL:
+the problem's row threads run them side by side.
+"""
+
+import numpy as np
+
+from sklearn_privacy.discrete._fdlibm import exp, jit
+
+
+@jit
+def level_exponentials(p_s_given_y, neg_a, base, shift, level, floor, lo, hi, out, sums):
+    """Rows ``lo:hi`` of ``E = exp(max(t - max_u t, floor))``, ``t = P(S|Y) (-A) + base - shift``.
+
+    ``shift[level[y, u]]`` is subtracted from each entry; ``out`` receives ``E`` and
+    ``sums[y, j]`` the sum of row ``y``'s entries at level ``j``, in the order of ``u``.
+    """
+    n_s = neg_a.shape[0]
+    for y in range(lo, hi):
+        t, b, lv, row_sums = out[y], base[y], level[y], sums[y]
+        p, a = p_s_given_y[y, 0], neg_a[0]
+        for u in range(t.size):
+            t[u] = p * a[u]
+        for s in range(1, n_s):
+            p, a = p_s_given_y[y, s], neg_a[s]
+            for u in range(t.size):
+                t[u] += p * a[u]
+        for u in range(t.size):
+            t[u] = (t[u] + b[u]) - shift[lv[u]]
+        top = t[0]
+        for u in range(1, t.size):
+            top = max(top, t[u])
+        for u in range(t.size):
+            t[u] = exp(max(t[u] - top, floor))
+        row_sums[:] = 0.0
+        for u in range(t.size):
+            row_sums[lv[u]] += t[u]
+
+
+@jit
+def level_minima(p_s_given_y, b, level, lo, hi, scratch, out):
+    """Rows ``lo:hi`` of ``out[y, j] = min {(P(S|Y) B)[y, u] : level[y, u] = j}`` (``inf``
+    where the row has no entry at level ``j``); ``scratch`` holds one row."""
+    n_s = b.shape[0]
+    for y in range(lo, hi):
+        lv, minima = level[y], out[y]
+        p, row = p_s_given_y[y, 0], b[0]
+        for u in range(scratch.size):
+            scratch[u] = p * row[u]
+        for s in range(1, n_s):
+            p, row = p_s_given_y[y, s], b[s]
+            for u in range(scratch.size):
+                scratch[u] += p * row[u]
+        minima[:] = np.inf
+        for u in range(scratch.size):
+            minima[lv[u]] = min(minima[lv[u]], scratch[u])
+
+
+@jit
+def scale_by_level(E, factor, level, lo, hi):
+    """``E[y, u] *= factor[y, level[y, u]]`` for the rows ``lo:hi``."""
+    for y in range(lo, hi):
+        e, f, lv = E[y], factor[y], level[y]
+        for u in range(e.size):
+            e[u] *= f[lv[u]]
+
+
+@jit
+def combination(x, a, z, b, lo, hi):
+    """``x = a x + b z`` in place for the rows ``lo:hi`` (as numpy rounds it: ``(x a) + (z b)``)."""
+    for y in range(lo, hi):
+        xr, zr = x[y], z[y]
+        for u in range(xr.size):
+            xr[u] = xr[u] * a + zr[u] * b
+
+
+@jit
+def entries_near_row_max(p_s_given_y, neg_a, base, lam_total, distortion, margin, lo, hi):
+    """The entries of rows ``lo:hi`` within ``margin`` of their row's largest logit
+    ``P(S|Y) (-A) + base - lam_total d``: their rows, columns and logits less that
+    largest, by row, then column."""
+    n_s, n_u = neg_a.shape
+    t = np.empty((hi - lo, n_u))
+    count = 0
+    for k in range(hi - lo):
+        y, row = lo + k, t[k]
+        b, d = base[lo + k], distortion[lo + k]
+        p, a = p_s_given_y[y, 0], neg_a[0]
+        for u in range(n_u):
+            row[u] = p * a[u]
+        for s in range(1, n_s):
+            p, a = p_s_given_y[y, s], neg_a[s]
+            for u in range(n_u):
+                row[u] += p * a[u]
+        for u in range(n_u):
+            row[u] += b[u]
+        if lam_total:
+            for u in range(n_u):
+                row[u] -= lam_total * d[u]
+        top = row[0]
+        for u in range(1, n_u):
+            top = max(top, row[u])
+        for u in range(n_u):
+            row[u] -= top
+            count += row[u] >= -margin
+    rows, cols, logits = np.empty(count, np.int64), np.empty(count, np.int64), np.empty(count)
+    n = 0
+    for k in range(hi - lo):
+        for u in range(n_u):
+            if t[k, u] >= -margin:
+                rows[n], cols[n], logits[n] = lo + k, u, t[k, u]
+                n += 1
+    return rows, cols, logits
