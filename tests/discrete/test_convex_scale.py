@@ -566,7 +566,7 @@ def convex_kernels(monkeypatch):
     pytest.importorskip("numba")
     from sklearn_privacy.discrete._convex import _problem
 
-    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", 0)
+    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", {"average": 0, "maximum": 0})
     kernels = _problem.compiled("_convex._kernels")
     assert kernels is not None
     return kernels
@@ -644,7 +644,7 @@ def test_compiled_first_order_average_matches_numpy_and_conic(convex_kernels, mo
     compiled = ConvexProblem(joint, D, 0.1)
     assert compiled.kernels is convex_kernels
     Q, value, gap, _ = first_order_average(compiled, tol=1e-8)
-    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", np.inf)
+    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", {"average": np.inf, "maximum": np.inf})
     numpy_problem = ConvexProblem(joint, D, 0.1)
     Q_numpy, value_numpy, gap_numpy, _ = first_order_average(numpy_problem, tol=1e-8)
     assert value == pytest.approx(value_numpy, abs=1e-10)
@@ -652,3 +652,41 @@ def test_compiled_first_order_average_matches_numpy_and_conic(convex_kernels, mo
     assert gap == pytest.approx(gap_numpy, abs=1e-10)
     conic = min_average_leakage_mapping(joint, D, 0.1, solver="CLARABEL")
     assert abs(value - conic["average_leakage"]) <= max(gap, 1e-6) + 1e-6
+
+
+@pytest.mark.parametrize(("budget", "n_cols"), [(0.05, 3), (0.3, 3), (0.05, 1)])
+def test_compiled_level_projection_matches_dense_projection(budget, n_cols, convex_kernels):
+    # The kernels' projection (exponentials and level sums in one pass a row, then the
+    # scaling), one-column Hamming (one dense level and the diagonal) included.
+    joint, D = _hamming_instance(n_cols=n_cols, n_values=4 if n_cols > 1 else 30, seed=2)
+    p_y = joint.sum(axis=0)
+    logits = np.random.default_rng(3).normal(scale=3, size=D.shape)
+    dense, lam_dense = budget_projection(logits.copy(), D, p_y, budget, 0.0, rtol=1e-12)
+    levels = DistortionLevels.of(D)
+    out = np.empty(D.shape)
+    fast, lam_fast = project_levels(
+        logits.copy(), levels, p_y, budget, 0.0, rtol=1e-12, out=out, kernels=convex_kernels
+    )
+    assert fast is out
+    assert lam_fast == pytest.approx(lam_dense, rel=1e-8, abs=1e-12)
+    np.testing.assert_allclose(fast, dense, rtol=1e-8, atol=1e-14)
+    assert p_y @ (fast * D).sum(axis=1) == pytest.approx(budget, rel=1e-9)
+
+
+def test_compiled_maximum_leakage_brackets_the_numpy_one(convex_kernels, monkeypatch):
+    # The maximum leakage's first-order path (smoothing, line search, exact dual) on the
+    # kernels: a certified bracket that overlaps the numpy path's.
+    from sklearn_privacy.discrete._convex import _problem
+
+    rng = np.random.default_rng(5)
+    joint = rng.dirichlet(np.full(3 * 40, 0.5)).reshape(3, 40)
+    D = 1 - np.eye(40)
+    fast = min_maximum_leakage_mapping(joint, D, 0.1, solver="first-order")
+    monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", {"average": np.inf, "maximum": np.inf})
+    slow = min_maximum_leakage_mapping(joint, D, 0.1, solver="first-order")
+    for result in (fast, slow):
+        assert result["gap"] <= 1e-5
+    assert fast["maximum_leakage"] == pytest.approx(slow["maximum_leakage"], abs=2e-5)
+    assert max_information_leakage(joint @ fast["mapping"]) == pytest.approx(
+        fast["maximum_leakage"], abs=1e-12
+    )

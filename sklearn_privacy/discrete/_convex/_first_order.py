@@ -308,7 +308,9 @@ def budget_projection(logits, distortion, p_y, budget, lam, *, distortion_sq=Non
     return Q, lam
 
 
-def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_cells=False):
+def project_levels(
+    logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_cells=False, kernels=None
+):
     """KL projection of ``softmax(logits)`` onto ``E[d] <= budget`` through level sums.
 
     Parameters
@@ -331,6 +333,9 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_
         Sum the levels through the cell index (one ``bincount``) rather than
         the per-level masks, which are then never made (three full float
         arrays on Adult); the sums round differently.
+    kernels : module, default=None
+        The compiled kernels (:mod:`._kernels`): the exponentials and their level
+        sums in one pass a row, the scaling in another.
 
     Returns
     -------
@@ -339,13 +344,20 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_
     lam : float
     """
     values = levels.values
-    logits -= logits.max(axis=1, keepdims=True)
-    np.maximum(logits, _LOG_FLOOR, out=logits)
-    E = np.exp(logits, out=logits)
-    sums = levels.cell_sums(E) if by_cells else levels.sums(E)
+    if kernels is not None:
+        E, sums = logits, np.empty(levels.shape)
+        kernels.row_exponentials(E, levels.level, _LOG_FLOOR, sums)
+    else:
+        logits -= logits.max(axis=1, keepdims=True)
+        np.maximum(logits, _LOG_FLOOR, out=logits)
+        E = np.exp(logits, out=logits)
+        sums = levels.cell_sums(E) if by_cells else levels.sums(E)
     lam, factor = _budget_multiplier(sums, values, p_y, budget, lam, rtol)
     Q = out if out is not None else np.empty_like(E)
-    levels.scale(E, factor, Q)
+    if kernels is not None:
+        kernels.scale_by_level(E, factor, levels.level, 0, E.shape[0], Q)
+    else:
+        levels.scale(E, factor, Q)
     return Q, lam
 
 
@@ -433,7 +445,7 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
         logits = np.matmul(p_s_given_y, -A, out=scratch)
         logits += base
         levels.add_scaled(logits, -lam_total)
-        Q, lam = project_levels(logits, levels, p_y, budget, lam, out=out)
+        Q, lam = project_levels(logits, levels, p_y, budget, lam, out=out, kernels=problem.kernels)
         return Q, lam, joint @ Q
     m = levels.values.size
     sums = np.empty((n_y, m))
@@ -481,7 +493,7 @@ def _scaled_release(problem, E, factor, local, block):
             if problem.kernels is None:
                 E[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
             else:
-                problem.kernels.scale_by_level(E, factor, problem.levels.level, i, j)
+                problem.kernels.scale_by_level(E, factor, problem.levels.level, i, j, E)
             shares[i // block] = joint[:, i:j] @ E[i:j]
 
     problem.threads.run(n_y, block, scale)

@@ -7,21 +7,23 @@ at ``verbose``: the lines of :func:`_say` (stdout) and the progress bars of :fun
 
 import numpy as np
 
+from sklearn_privacy.discrete._compiled import compiled
 from sklearn_privacy.discrete._convex._first_order import (
     SERIAL,
     DistortionLevels,
     budget_projection,
     project_levels,
 )
-from sklearn_privacy.discrete._compiled import compiled
 from sklearn_privacy.information import entropy
 from sklearn_privacy.utils import progress
 
 _TINY = 1e-300
-# Mapping entries from which the mirror steps run on the compiled kernels, where numba is
-# installed: loading them takes about a second, which a fit of this size saves
-# (1024 x 1024; Adult's 2142 symbols are 4.6 million entries).
-_COMPILED_ENTRIES = 2**20
+# Mapping entries from which the first-order passes run on the compiled kernels, where
+# numba is installed: loading them takes half a second to a second, which the average
+# leakage's path saves from about a million entries (1024 symbols; Adult's 2142 are 4.6
+# million) and the maximum leakage's, whose smoothing makes about 1400 projections, from
+# about 2^17 (362 symbols; at 500, 3 of 31 s).
+_COMPILED_ENTRIES = {"average": 2**20, "maximum": 2**17}
 # Least seconds between two redraws of a solver's progress bar.
 _REFRESH_S = 0.25
 
@@ -62,6 +64,9 @@ class ConvexProblem:
         ``P(S, Y)`` (merged by :func:`_sufficient_joint`).
     distortion : ndarray of shape (n_y, n_u)
     budget : float
+    objective : {"average", "maximum"}, default="average"
+        The leakage the first-order path minimises: from which size its passes
+        are worth the compiled kernels.
 
     Attributes
     ----------
@@ -82,7 +87,7 @@ class ConvexProblem:
         The compiled mirror step (:mod:`._kernels`) on large mappings with levels.
     """
 
-    def __init__(self, joint, distortion, budget):
+    def __init__(self, joint, distortion, budget, objective="average"):
         self.joint, self.distortion, self.budget = joint, distortion, budget
         self.p_y = joint.sum(axis=0)
         p_s = joint.sum(axis=1)
@@ -93,7 +98,7 @@ class ConvexProblem:
         self.distortion_sq = None if self.levels is not None else distortion * distortion
         self._scratch = None
         self.threads = SERIAL
-        big = self.levels is not None and distortion.size >= _COMPILED_ENTRIES
+        big = self.levels is not None and distortion.size >= _COMPILED_ENTRIES[objective]
         self.kernels = compiled("_convex._kernels") if big else None
 
     @property
@@ -133,8 +138,9 @@ class ConvexProblem:
         budget = self.budget if budget is None else budget
         if self.levels is not None:
             return project_levels(
-                logits, self.levels, self.p_y, budget, lam, out=out, by_cells=by_cells
-            )
+                logits, self.levels, self.p_y, budget, lam,
+                out=out, by_cells=by_cells, kernels=self.kernels,
+            )  # fmt: skip
         Q, lam = budget_projection(
             logits, self.distortion, self.p_y, budget, lam, distortion_sq=self.distortion_sq
         )

@@ -516,7 +516,7 @@ def _maximum_leakage_mapping(joint, distortion, max_distortion, program, setting
     if chain == ["first-order"]:
         started = time.perf_counter()
         Q_hi, hi, lo, n_iter = first_order_maximum(
-            ConvexProblem(joint, distortion, max_distortion),
+            ConvexProblem(joint, distortion, max_distortion, "maximum"),
             tol=tol,
             max_iter=max_iter,
             verbose=verbose,
