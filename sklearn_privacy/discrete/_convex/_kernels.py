@@ -14,23 +14,28 @@ from sklearn_privacy.discrete._fdlibm import exp, jit
 
 
 @jit
+def _product_row(p_s_given_y, y, b, out):
+    """``out = P(S | Y)[y] @ b``, summed over ``s`` in order (one pass a row of ``b``)."""
+    p, row = p_s_given_y[y, 0], b[0]
+    for u in range(out.size):
+        out[u] = p * row[u]
+    for s in range(1, b.shape[0]):
+        p, row = p_s_given_y[y, s], b[s]
+        for u in range(out.size):
+            out[u] += p * row[u]
+
+
+@jit
 def level_exponentials(p_s_given_y, neg_a, base, shift, level, floor, lo, hi, out, sums):
     """Rows ``lo:hi`` of ``E = exp(max(t - max_u t, floor))``, ``t = P(S|Y) (-A) + base - shift``.
 
     ``shift[level[y, u]]`` is subtracted from each entry; ``out`` receives ``E`` and
     ``sums[y, j]`` the sum of row ``y``'s entries at level ``j``, in the order of ``u``.
     """
-    n_s = neg_a.shape[0]
     partial = np.empty(4 * sums.shape[1])
     for y in range(lo, hi):
         t, b, lv, row_sums = out[y], base[y], level[y], sums[y]
-        p, a = p_s_given_y[y, 0], neg_a[0]
-        for u in range(t.size):
-            t[u] = p * a[u]
-        for s in range(1, n_s):
-            p, a = p_s_given_y[y, s], neg_a[s]
-            for u in range(t.size):
-                t[u] += p * a[u]
+        _product_row(p_s_given_y, y, neg_a, t)
         for u in range(t.size):
             t[u] = (t[u] + b[u]) - shift[lv[u]]
         _exponentials_of_row(t, lv, floor, row_sums, partial)
@@ -73,16 +78,9 @@ def row_exponentials(logits, level, floor, sums):
 def level_minima(p_s_given_y, b, level, lo, hi, scratch, out):
     """Rows ``lo:hi`` of ``out[y, j] = min {(P(S|Y) B)[y, u] : level[y, u] = j}`` (``inf``
     where the row has no entry at level ``j``); ``scratch`` holds one row."""
-    n_s = b.shape[0]
     for y in range(lo, hi):
         lv, minima = level[y], out[y]
-        p, row = p_s_given_y[y, 0], b[0]
-        for u in range(scratch.size):
-            scratch[u] = p * row[u]
-        for s in range(1, n_s):
-            p, row = p_s_given_y[y, s], b[s]
-            for u in range(scratch.size):
-                scratch[u] += p * row[u]
+        _product_row(p_s_given_y, y, b, scratch)
         minima[:] = np.inf
         for u in range(scratch.size):
             minima[lv[u]] = min(minima[lv[u]], scratch[u])
@@ -112,19 +110,12 @@ def entries_near_row_max(p_s_given_y, neg_a, base, lam_total, distortion, margin
     """The entries of rows ``lo:hi`` within ``margin`` of their row's largest logit
     ``P(S|Y) (-A) + base - lam_total d``: their rows, columns and logits less that
     largest, by row, then column."""
-    n_s, n_u = neg_a.shape
+    n_u = neg_a.shape[1]
     t = np.empty((hi - lo, n_u))
     count = 0
     for k in range(hi - lo):
-        y, row = lo + k, t[k]
-        b, d = base[lo + k], distortion[lo + k]
-        p, a = p_s_given_y[y, 0], neg_a[0]
-        for u in range(n_u):
-            row[u] = p * a[u]
-        for s in range(1, n_s):
-            p, a = p_s_given_y[y, s], neg_a[s]
-            for u in range(n_u):
-                row[u] += p * a[u]
+        row, b, d = t[k], base[lo + k], distortion[lo + k]
+        _product_row(p_s_given_y, lo + k, neg_a, row)
         for u in range(n_u):
             row[u] += b[u]
         if lam_total:
