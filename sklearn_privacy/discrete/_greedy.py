@@ -493,7 +493,7 @@ class _MergeState:
     def copy(self):
         new = object.__new__(_MergeState)
         for key, value in self.__dict__.items():
-            new.__dict__[key] = value.copy() if hasattr(value, "copy") else value
+            new.__dict__[key] = value.copy() if isinstance(value, np.ndarray | list) else value
         return new
 
     def pair_values(self, a, b):

@@ -453,7 +453,7 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
     shift = lam_total * levels.shift
     # Each entry's (row in its block, level) cell, as the platform's index type:
     # no index arithmetic or conversion in the loops.
-    local = levels.block_cells(block)
+    local = levels.block_cells(block) if problem.kernels is None else None
 
     def exponentials(group):
         scratch = np.empty((min(block, n_y), n_u))

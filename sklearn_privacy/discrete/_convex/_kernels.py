@@ -30,7 +30,7 @@ def level_exponentials(p_s_given_y, neg_a, base, shift, level, floor, lo, hi, ou
     """Rows ``lo:hi`` of ``E = exp(max(t - max_u t, floor))``, ``t = P(S|Y) (-A) + base - shift``.
 
     ``shift[level[y, u]]`` is subtracted from each entry; ``out`` receives ``E`` and
-    ``sums[y, j]`` the sum of row ``y``'s entries at level ``j``, in the order of ``u``.
+    ``sums[y, j]`` the sum of row ``y``'s entries at level ``j``.
     """
     partial = np.empty(4 * sums.shape[1])
     for y in range(lo, hi):
