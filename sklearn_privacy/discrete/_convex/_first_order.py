@@ -169,9 +169,9 @@ class DistortionLevels:
             out = np.empty(self.shape)
 
             def rows(group):
-                scratch = np.empty(n_u)
                 for i in group:
-                    kernels.level_minima(P, B, self.level, i, min(n_y, i + block), scratch, out)
+                    j = min(n_y, i + block)
+                    kernels.level_minima(P[i:j], B, self.level[i:j], out[i:j])
 
             threads.run(n_y, block, rows)
             return out
@@ -346,7 +346,7 @@ def project_levels(
     values = levels.values
     if kernels is not None:
         E, sums = logits, np.empty(levels.shape)
-        kernels.row_exponentials(E, levels.level, _LOG_FLOOR, sums)
+        kernels.row_exponentials(E, levels.level, sums)
     else:
         logits -= logits.max(axis=1, keepdims=True)
         np.maximum(logits, _LOG_FLOOR, out=logits)
@@ -355,7 +355,7 @@ def project_levels(
     lam, factor = _budget_multiplier(sums, values, p_y, budget, lam, rtol)
     Q = out if out is not None else np.empty_like(E)
     if kernels is not None:
-        kernels.scale_by_level(E, factor, levels.level, 0, E.shape[0], Q)
+        kernels.scale_by_level(E, factor, levels.level, Q)
     else:
         levels.scale(E, factor, Q)
     return Q, lam
@@ -460,8 +460,9 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
         for i in group:
             j = min(n_y, i + block)
             if problem.kernels is not None:
+                level = levels.level[i:j]
                 problem.kernels.level_exponentials(
-                    p_s_given_y, neg_a, base, shift, levels.level, _LOG_FLOOR, i, j, out, sums
+                    p_s_given_y[i:j], neg_a, base[i:j], shift, level, out[i:j], sums[i:j]
                 )
                 continue
             t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
@@ -493,7 +494,8 @@ def _scaled_release(problem, E, factor, local, block):
             if problem.kernels is None:
                 E[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
             else:
-                problem.kernels.scale_by_level(E, factor, problem.levels.level, i, j, E)
+                level = problem.levels.level[i:j]
+                problem.kernels.scale_by_level(E[i:j], factor[i:j], level, E[i:j])
             shares[i // block] = joint[:, i:j] @ E[i:j]
 
     problem.threads.run(n_y, block, scale)
@@ -512,7 +514,7 @@ def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL, kernel
         for i in group:
             j = min(n_y, i + block)
             if kernels is not None:
-                kernels.combination(x, a, z, b, i, j)
+                kernels.combination(x[i:j], a, z[i:j], b)
                 continue
             t = np.multiply(z[i:j], b, out=scratch[i:j])
             xb = x[i:j]

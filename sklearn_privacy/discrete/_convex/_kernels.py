@@ -10,39 +10,43 @@ the problem's row threads run them side by side.
 
 import numpy as np
 
+from sklearn_privacy.discrete._convex._first_order import _LOG_FLOOR
 from sklearn_privacy.discrete._fdlibm import exp, jit
+
+# Each kernel takes the rows it works on as views (``base[i:j]``, ...): row ``k`` of the
+# arguments is one row of the mapping.
 
 
 @jit
-def _product_row(p_s_given_y, y, b, out):
-    """``out = P(S | Y)[y] @ b``, summed over ``s`` in order (one pass a row of ``b``)."""
-    p, row = p_s_given_y[y, 0], b[0]
+def _product_row(p_s_given_y, k, b, out):
+    """``out = P(S | Y)[k] @ b``, summed over ``s`` in order (one pass a row of ``b``)."""
+    p, row = p_s_given_y[k, 0], b[0]
     for u in range(out.size):
         out[u] = p * row[u]
     for s in range(1, b.shape[0]):
-        p, row = p_s_given_y[y, s], b[s]
+        p, row = p_s_given_y[k, s], b[s]
         for u in range(out.size):
             out[u] += p * row[u]
 
 
 @jit
-def level_exponentials(p_s_given_y, neg_a, base, shift, level, floor, lo, hi, out, sums):
-    """Rows ``lo:hi`` of ``E = exp(max(t - max_u t, floor))``, ``t = P(S|Y) (-A) + base - shift``.
+def level_exponentials(p_s_given_y, neg_a, base, shift, level, out, sums):
+    """``E = exp(max(t - max_u t, floor))`` of ``t = P(S|Y) (-A) + base - shift[level]``.
 
-    ``shift[level[y, u]]`` is subtracted from each entry; ``out`` receives ``E`` and
-    ``sums[y, j]`` the sum of row ``y``'s entries at level ``j``.
+    ``out`` receives ``E`` and ``sums[k, j]`` the sum of row ``k``'s entries at level
+    ``j``; ``floor`` is the first-order path's ``_LOG_FLOOR``.
     """
     partial = np.empty(4 * sums.shape[1])
-    for y in range(lo, hi):
-        t, b, lv, row_sums = out[y], base[y], level[y], sums[y]
-        _product_row(p_s_given_y, y, neg_a, t)
+    for k in range(out.shape[0]):
+        t, b, lv = out[k], base[k], level[k]
+        _product_row(p_s_given_y, k, neg_a, t)
         for u in range(t.size):
             t[u] = (t[u] + b[u]) - shift[lv[u]]
-        _exponentials_of_row(t, lv, floor, row_sums, partial)
+        _exponentials_of_row(t, lv, sums[k], partial)
 
 
 @jit
-def _exponentials_of_row(t, lv, floor, row_sums, partial):
+def _exponentials_of_row(t, lv, row_sums, partial):
     """``t = exp(max(t - max(t), floor))`` in place; ``row_sums[j]`` its sum at level ``j``.
 
     The maximum and the sums go four ways (``partial``: four rows of ``n_levels``),
@@ -58,7 +62,7 @@ def _exponentials_of_row(t, lv, floor, row_sums, partial):
     for u in range(n - n % 4, n):
         top = max(top, t[u])
     for u in range(n):
-        t[u] = exp(max(t[u] - top, floor))
+        t[u] = exp(max(t[u] - top, _LOG_FLOOR))
     partial[:] = 0.0
     for u in range(n):
         partial[(u & 3) * m + lv[u]] += t[u]
@@ -67,55 +71,55 @@ def _exponentials_of_row(t, lv, floor, row_sums, partial):
 
 
 @jit
-def row_exponentials(logits, level, floor, sums):
-    """:func:`level_exponentials` of given logits, every row (in place)."""
+def row_exponentials(logits, level, sums):
+    """:func:`level_exponentials` of given logits (in place)."""
     partial = np.empty(4 * sums.shape[1])
-    for y in range(logits.shape[0]):
-        _exponentials_of_row(logits[y], level[y], floor, sums[y], partial)
+    for k in range(logits.shape[0]):
+        _exponentials_of_row(logits[k], level[k], sums[k], partial)
 
 
 @jit
-def level_minima(p_s_given_y, b, level, lo, hi, scratch, out):
-    """Rows ``lo:hi`` of ``out[y, j] = min {(P(S|Y) B)[y, u] : level[y, u] = j}`` (``inf``
-    where the row has no entry at level ``j``); ``scratch`` holds one row."""
-    for y in range(lo, hi):
-        lv, minima = level[y], out[y]
-        _product_row(p_s_given_y, y, b, scratch)
+def level_minima(p_s_given_y, b, level, out):
+    """``out[k, j] = min {(P(S|Y) B)[k, u] : level[k, u] = j}`` (``inf`` where row ``k``
+    has no entry at level ``j``)."""
+    row = np.empty(b.shape[1])
+    for k in range(out.shape[0]):
+        lv, minima = level[k], out[k]
+        _product_row(p_s_given_y, k, b, row)
         minima[:] = np.inf
-        for u in range(scratch.size):
-            minima[lv[u]] = min(minima[lv[u]], scratch[u])
+        for u in range(row.size):
+            minima[lv[u]] = min(minima[lv[u]], row[u])
 
 
 @jit
-def scale_by_level(E, factor, level, lo, hi, out):
-    """``out[y, u] = E[y, u] * factor[y, level[y, u]]`` for the rows ``lo:hi`` (``out`` may
-    be ``E``)."""
-    for y in range(lo, hi):
-        e, f, lv, o = E[y], factor[y], level[y], out[y]
+def scale_by_level(E, factor, level, out):
+    """``out[k, u] = E[k, u] * factor[k, level[k, u]]`` (``out`` may be ``E``)."""
+    for k in range(E.shape[0]):
+        e, f, lv, o = E[k], factor[k], level[k], out[k]
         for u in range(e.size):
             o[u] = e[u] * f[lv[u]]
 
 
 @jit
-def combination(x, a, z, b, lo, hi):
-    """``x = a x + b z`` in place for the rows ``lo:hi`` (as numpy rounds it: ``(x a) + (z b)``)."""
-    for y in range(lo, hi):
-        xr, zr = x[y], z[y]
+def combination(x, a, z, b):
+    """``x = a x + b z`` in place (as numpy rounds it: ``(x a) + (z b)``)."""
+    for k in range(x.shape[0]):
+        xr, zr = x[k], z[k]
         for u in range(xr.size):
             xr[u] = xr[u] * a + zr[u] * b
 
 
 @jit
-def entries_near_row_max(p_s_given_y, neg_a, base, lam_total, distortion, margin, lo, hi):
-    """The entries of rows ``lo:hi`` within ``margin`` of their row's largest logit
-    ``P(S|Y) (-A) + base - lam_total d``: their rows, columns and logits less that
-    largest, by row, then column."""
-    n_u = neg_a.shape[1]
-    t = np.empty((hi - lo, n_u))
+def entries_near_row_max(p_s_given_y, neg_a, base, lam_total, distortion, margin):
+    """The entries within ``margin`` of their row's largest logit ``P(S|Y) (-A) + base -
+    lam_total d``: their rows, columns and logits less that largest, by row, then
+    column."""
+    n_rows, n_u = base.shape
+    t = np.empty((n_rows, n_u))
     count = 0
-    for k in range(hi - lo):
-        row, b, d = t[k], base[lo + k], distortion[lo + k]
-        _product_row(p_s_given_y, lo + k, neg_a, row)
+    for k in range(n_rows):
+        row, b, d = t[k], base[k], distortion[k]
+        _product_row(p_s_given_y, k, neg_a, row)
         for u in range(n_u):
             row[u] += b[u]
         if lam_total:
@@ -129,9 +133,9 @@ def entries_near_row_max(p_s_given_y, neg_a, base, lam_total, distortion, margin
             count += row[u] >= -margin
     rows, cols, logits = np.empty(count, np.int64), np.empty(count, np.int64), np.empty(count)
     n = 0
-    for k in range(hi - lo):
+    for k in range(n_rows):
         for u in range(n_u):
             if t[k, u] >= -margin:
-                rows[n], cols[n], logits[n] = lo + k, u, t[k, u]
+                rows[n], cols[n], logits[n] = k, u, t[k, u]
                 n += 1
     return rows, cols, logits

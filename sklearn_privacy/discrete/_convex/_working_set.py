@@ -62,10 +62,11 @@ def entries_near_row_max(
                 return
             j = min(n_y, i + block)
             if kernels is not None:
-                found[i // block] = kernels.entries_near_row_max(
-                    p_s_given_y, neg_a, base, lam_total, distortion, margin, i, j
+                r, c, logits = kernels.entries_near_row_max(
+                    p_s_given_y[i:j], neg_a, base[i:j], lam_total, distortion[i:j], margin
                 )
-                n_found[0] += found[i // block][0].size
+                found[i // block] = (r + i, c, logits)
+                n_found[0] += r.size
                 continue
             t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
             t += base[i:j]
