@@ -9,7 +9,9 @@ of ``bench_convex_scaling.adult_table``; its data from ``$SKLEARN_PRIVACY_DATA``
 three alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads under
 ``threadpool_limits`` (the greedy's ``n_jobs`` set to the same count; the convex path takes its
 thread count from those limits), and prints wall and CPU seconds, their ratios, and the load
-average before and after each part (wall ratios on a loaded machine are pessimistic).
+average before and after each part (wall ratios on a loaded machine are pessimistic). The new
+tree runs on the compiled kernels where numba (the ``fast`` extra) is installed, their loading
+included in its time.
 """
 
 import argparse

@@ -33,8 +33,13 @@ def test_a_heavy_row_at_the_defaults_is_told_apart_no_better_than_one_person():
     sides, mus = [[], []], []
     for k, x0 in enumerate(([3.0, 0.0], [-3.0, 0.0])):
         X[0] = x0
-        for _ in range(30):
-            mech = L2CompressionDP(epsilon=1.0, fit_epsilon=0.5, clip_radius=3.0)
+        for i in range(30):
+            # fresh noise in every fit, from a seed of its own, so that every run agrees:
+            # unseeded, 20 reruns gave accuracies of mean 0.527, sd 0.07 (about 3 % of runs
+            # cross the bound by chance; one whole-suite run did, at 0.70)
+            mech = L2CompressionDP(
+                epsilon=1.0, fit_epsilon=0.5, clip_radius=3.0, random_state=100 * k + i
+            )
             with pytest.warns(UserWarning, match="1 of the 5000 rows weigh more than"):
                 mech.fit(X, sample_weight=w)
             sides[k].append(mech.mean_[0])
