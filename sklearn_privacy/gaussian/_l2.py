@@ -43,7 +43,7 @@ _TRACE_RESOLVED = 5.0
 # make it this much low. On breast cancer (30 scores, standardised) the 95 % radius left
 # 10-12 % of the rows beyond it and distortion_ 0.66-0.80 of the realised, unflagged, in 5 and
 # 7 of 150 fits under the share rule this replaced (more than 20 % beyond; two runs of the
-# distortion part of benchmarks/bench_private_release.py on 267025b); on 559 rows of the
+# distortion part of benchmarks/bench_private_release.py); on 559 rows of the
 # Wisconsin scores it read 13 - 37 against a realised 77 - 86.
 _BEYOND_RESOLVED = 0.2
 

@@ -13,6 +13,7 @@ from sklearn_privacy.discrete import (
     min_maximum_leakage_mapping,
 )
 from sklearn_privacy.discrete._convex._first_order import (
+    SERIAL,
     DistortionLevels,
     blocked_combination,
     budget_projection,
@@ -23,7 +24,7 @@ from sklearn_privacy.discrete._convex._first_order import (
 )
 from sklearn_privacy.discrete._convex._first_order_loops import max_leakage_certificate
 from sklearn_privacy.discrete._convex._problem import ConvexProblem
-from sklearn_privacy.discrete._convex._working_set import entries_near_row_max
+from sklearn_privacy.discrete._convex._working_set import entries_near_row_max as _entries
 from sklearn_privacy.information import entropy, max_information_leakage
 
 
@@ -142,6 +143,16 @@ def test_ten_symbols_every_distortion_few_conic_solves():
                     ).fit(X)
                 assert mech.solver_ in {"CLARABEL", "HIGHS", "constant"}
                 assert mech.n_iter_ <= 30
+
+
+def entries_near_row_max(base, P, B, lam_total, D, margin, *, threads=None, kernels=None, **kw):
+    """The working set's entry search on ``P(S|Y) = P`` and ``d = D`` (a stand-in problem)."""
+    from types import SimpleNamespace
+
+    problem = SimpleNamespace(
+        p_s_given_y=P, distortion=D, threads=threads or SERIAL, kernels=kernels
+    )
+    return _entries(problem, base, B, lam_total, margin, **kw)
 
 
 def _hamming_instance(n_rows=60, n_cols=3, n_values=4, n_s=3, seed=0):
@@ -592,7 +603,7 @@ def test_compiled_mirror_step_matches_dense_projection(lam_total, block, convex_
     np.testing.assert_allclose(Q, dense, rtol=1e-7, atol=1e-14)
     np.testing.assert_allclose(release, joint @ dense, rtol=1e-7, atol=1e-14)
     # and the numpy step's to rounding
-    problem.kernels = None
+    problem.kernels = problem.levels.kernels = None
     Q_numpy, lam_numpy, _ = mirror_step_levels(
         problem, base, A, lam_total, 0.0, out=np.empty(D.shape), block=block
     )
@@ -607,16 +618,18 @@ def test_compiled_minima_entries_and_combination_match_numpy(convex_kernels):
     levels = DistortionLevels.of(D)
     rng = np.random.default_rng(2)
     P, B = rng.random((D.shape[0], 2)), rng.normal(size=(2, D.shape[1]))
-    minima = levels.minima_of_product(P, B, block=32, kernels=convex_kernels)
-    np.testing.assert_array_equal(np.isinf(minima), np.isinf(levels.minima(P @ B)))
-    np.testing.assert_allclose(minima, levels.minima(P @ B), rtol=1e-13)
+    expected = levels.minima(P @ B)
+    levels.kernels = convex_kernels
+    minima = levels.minima_of_product(P, B, block=32)
+    np.testing.assert_array_equal(np.isinf(minima), np.isinf(expected))
+    np.testing.assert_allclose(minima, expected, rtol=1e-13)
     # the working set's entries: the same, in the same order, the same refusal
     base = rng.normal(scale=20.0, size=D.shape)
     serial = entries_near_row_max(base, P, B, 0.3, D, 30.0, block=32)
     threads = RowThreads(3)
     try:
-        for pool in (None, threads):
-            kwargs = {"kernels": convex_kernels} | ({"threads": pool} if pool else {})
+        for pool in (SERIAL, threads):
+            kwargs = {"threads": pool, "kernels": convex_kernels}
             got = entries_near_row_max(base, P, B, 0.3, D, 30.0, block=32, **kwargs)
             np.testing.assert_array_equal(got[0], serial[0])
             np.testing.assert_array_equal(got[1], serial[1])
@@ -663,10 +676,9 @@ def test_compiled_level_projection_matches_dense_projection(budget, n_cols, conv
     logits = np.random.default_rng(3).normal(scale=3, size=D.shape)
     dense, lam_dense = budget_projection(logits.copy(), D, p_y, budget, 0.0, rtol=1e-12)
     levels = DistortionLevels.of(D)
+    levels.kernels = convex_kernels
     out = np.empty(D.shape)
-    fast, lam_fast = project_levels(
-        logits.copy(), levels, p_y, budget, 0.0, rtol=1e-12, out=out, kernels=convex_kernels
-    )
+    fast, lam_fast = project_levels(logits.copy(), levels, p_y, budget, 0.0, rtol=1e-12, out=out)
     assert fast is out
     assert lam_fast == pytest.approx(lam_dense, rel=1e-8, abs=1e-12)
     np.testing.assert_allclose(fast, dense, rtol=1e-8, atol=1e-14)

@@ -104,6 +104,9 @@ class DistortionLevels:
         self._dense_levels = [int(j) for j in np.flatnonzero(~small)]
         self._masks = None
         self._block_cells = None
+        # The compiled kernels (._kernels) of the passes over these levels, or None
+        # (numpy): set by the problem that owns them.
+        self.kernels = None
         # The flat index of each entry's (row, level) cell in an (n_y, n_levels) table.
         index = np.int32 if n_y * m < 2**31 else np.int64
         self.cell = np.arange(n_y, dtype=index)[:, None] * m + level.astype(index)
@@ -154,17 +157,18 @@ class DistortionLevels:
             out[:, j] = np.where(mask > 0, A, np.inf).min(axis=1)
         return out
 
-    def minima_of_product(self, P, B, *, block=64, threads=SERIAL, kernels=None):
+    def minima_of_product(self, P, B, *, block=64, threads=SERIAL):
         """``self.minima(P @ B)`` without forming ``P @ B``: row blocks kept in cache.
 
         Each row's entries are gathered in the order of their level (a
         permutation computed once), so that one ``minimum.reduceat`` gives the
         least entry of every level: two passes over a block instead of three
-        per level; with ``kernels`` (:mod:`._kernels`), one pass a row. The
-        blocks run on ``threads`` (:class:`RowThreads`).
+        per level; with :attr:`kernels`, one pass a row. The blocks run on
+        ``threads`` (:class:`RowThreads`).
         """
         n_y, m = self.shape
         n_u = self.level.shape[1]
+        kernels = self.kernels
         if kernels is not None:
             out = np.empty(self.shape)
 
@@ -308,9 +312,7 @@ def budget_projection(logits, distortion, p_y, budget, lam, *, distortion_sq=Non
     return Q, lam
 
 
-def project_levels(
-    logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_cells=False, kernels=None
-):
+def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_cells=False):
     """KL projection of ``softmax(logits)`` onto ``E[d] <= budget`` through level sums.
 
     Parameters
@@ -332,10 +334,9 @@ def project_levels(
     by_cells : bool, default=False
         Sum the levels through the cell index (one ``bincount``) rather than
         the per-level masks, which are then never made (three full float
-        arrays on Adult); the sums round differently.
-    kernels : module, default=None
-        The compiled kernels (:mod:`._kernels`): the exponentials and their level
-        sums in one pass a row, the scaling in another.
+        arrays on Adult); the sums round differently. With ``levels.kernels``
+        the exponentials and their level sums take one pass a row, the scaling
+        another.
 
     Returns
     -------
@@ -343,7 +344,7 @@ def project_levels(
         ``softmax(logits - lam d)`` with the least ``lam >= 0`` meeting the budget.
     lam : float
     """
-    values = levels.values
+    values, kernels = levels.values, levels.kernels
     if kernels is not None:
         E, sums = logits, np.empty(levels.shape)
         kernels.row_exponentials(E, levels.level, sums)
@@ -445,7 +446,7 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
         logits = np.matmul(p_s_given_y, -A, out=scratch)
         logits += base
         levels.add_scaled(logits, -lam_total)
-        Q, lam = project_levels(logits, levels, p_y, budget, lam, out=out, kernels=problem.kernels)
+        Q, lam = project_levels(logits, levels, p_y, budget, lam, out=out)
         return Q, lam, joint @ Q
     m = levels.values.size
     sums = np.empty((n_y, m))

@@ -207,7 +207,7 @@ def _dual_bound(problem, log_post, lam):
     """The Lagrange dual bound on ``I(S; U)`` from the posteriors ``log_post``."""
     if problem.levels is not None:
         minima = problem.levels.minima_of_product(
-            problem.p_s_given_y, log_post, threads=problem.threads, kernels=problem.kernels
+            problem.p_s_given_y, log_post, threads=problem.threads
         )
         return dual_bound_levels(
             minima, problem.levels.values, problem.p_y, problem.budget, problem.h_s

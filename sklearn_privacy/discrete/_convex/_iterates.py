@@ -143,11 +143,7 @@ class WorkingSetIterate:
     def near(cls, full, A, lam_total, c, limit=None):
         """The iterate on the entries near their row's largest (None past ``limit``)."""
         problem = full.problem
-        P, d = problem.p_s_given_y, problem.distortion
-        found = entries_near_row_max(
-            full.base, P, A, lam_total, d, MARGIN,
-            limit=limit, threads=problem.threads, kernels=problem.kernels,
-        )  # fmt: skip
+        found = entries_near_row_max(problem, full.base, A, lam_total, MARGIN, limit=limit)
         return None if found is None else cls(full, found, c, lam_total)
 
     @property

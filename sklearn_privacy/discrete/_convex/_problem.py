@@ -100,6 +100,8 @@ class ConvexProblem:
         self.threads = SERIAL
         big = self.levels is not None and distortion.size >= _COMPILED_ENTRIES[objective]
         self.kernels = compiled("_convex._kernels") if big else None
+        if self.levels is not None:
+            self.levels.kernels = self.kernels
 
     @property
     def scratch(self):
@@ -138,9 +140,8 @@ class ConvexProblem:
         budget = self.budget if budget is None else budget
         if self.levels is not None:
             return project_levels(
-                logits, self.levels, self.p_y, budget, lam,
-                out=out, by_cells=by_cells, kernels=self.kernels,
-            )  # fmt: skip
+                logits, self.levels, self.p_y, budget, lam, out=out, by_cells=by_cells
+            )
         Q, lam = budget_projection(
             logits, self.distortion, self.p_y, budget, lam, distortion_sq=self.distortion_sq
         )

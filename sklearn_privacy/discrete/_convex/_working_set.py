@@ -8,7 +8,6 @@ import numpy as np
 from sklearn_privacy.discrete._convex._first_order import (
     _LOG_FLOOR,
     _TINY,
-    SERIAL,
     _budget_multiplier,
     budget_newton_step,
 )
@@ -20,28 +19,23 @@ __all__ = ["MARGIN", "WorkingSet", "entries_near_row_max"]
 MARGIN = 60.0
 
 
-def entries_near_row_max(
-    base, p_s_given_y, A, lam_total, distortion, margin, *,
-    limit=None, block=64, threads=SERIAL, kernels=None,
-):  # fmt: skip
+def entries_near_row_max(problem, base, A, lam_total, margin, *, limit=None, block=64):
     """Entries of ``base - P(S|Y)^T A - lam_total d`` within ``margin`` of their row's largest.
 
     Parameters
     ----------
+    problem : ConvexProblem
+        Its ``p_s_given_y`` and ``distortion``; the blocks run on its ``threads``
+        (each found alone: the result does not depend on them), on its
+        ``kernels`` when it has them (a block in one pass a row).
     base : ndarray of shape (n_y, n_u)
-    p_s_given_y : ndarray of shape (n_y, n_s)
     A : ndarray of shape (n_s, n_u)
     lam_total : float
-    distortion : ndarray of shape (n_y, n_u)
     margin : float
     limit : int, default=None
         Give up (return ``None``) once more entries than this are found.
     block : int, default=64
         Rows per block (the logits of a block stay in cache).
-    threads : RowThreads, default=SERIAL
-        Threads for the blocks (each found alone: the result does not depend on them).
-    kernels : module, default=None
-        The compiled kernels (:mod:`._kernels`): a block in one pass a row.
 
     Returns
     -------
@@ -50,6 +44,7 @@ def entries_near_row_max(
     logits : ndarray
         Their logits less their row's largest.
     """
+    p_s_given_y, distortion, kernels = problem.p_s_given_y, problem.distortion, problem.kernels
     n_y, n_u = base.shape
     found = [None] * -(-n_y // block)
     n_found = [0]  # a running count for the early stop; the decision below is exact
@@ -77,7 +72,7 @@ def entries_near_row_max(
             found[i // block] = (r + i, c, t[r, c])
             n_found[0] += r.size
 
-    threads.run(n_y, block, blocks)
+    problem.threads.run(n_y, block, blocks)
     if any(part is None for part in found):
         return None
     if limit is not None and sum(part[0].size for part in found) > limit:
