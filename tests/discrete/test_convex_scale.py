@@ -603,7 +603,7 @@ def test_compiled_mirror_step_matches_dense_projection(lam_total, block, convex_
     np.testing.assert_allclose(Q, dense, rtol=1e-7, atol=1e-14)
     np.testing.assert_allclose(release, joint @ dense, rtol=1e-7, atol=1e-14)
     # and the numpy step's to rounding
-    problem.kernels = problem.levels.kernels = None
+    problem.levels.kernels = None
     Q_numpy, lam_numpy, _ = mirror_step_levels(
         problem, base, A, lam_total, 0.0, out=np.empty(D.shape), block=block
     )

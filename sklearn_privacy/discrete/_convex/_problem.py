@@ -84,7 +84,8 @@ class ConvexProblem:
     threads : RowThreads
         Threads for the row blocks of the passes (none unless a loop sets them).
     kernels : module or None
-        The compiled mirror step (:mod:`._kernels`) on large mappings with levels.
+        The compiled passes (:mod:`._kernels`) on large mappings with levels,
+        as its ``levels`` hold them (read-only here).
     """
 
     def __init__(self, joint, distortion, budget, objective="average"):
@@ -98,10 +99,13 @@ class ConvexProblem:
         self.distortion_sq = None if self.levels is not None else distortion * distortion
         self._scratch = None
         self.threads = SERIAL
-        big = self.levels is not None and distortion.size >= _COMPILED_ENTRIES[objective]
-        self.kernels = compiled("_convex._kernels") if big else None
-        if self.levels is not None:
-            self.levels.kernels = self.kernels
+        if self.levels is not None and distortion.size >= _COMPILED_ENTRIES[objective]:
+            self.levels.kernels = compiled("_convex._kernels")
+
+    @property
+    def kernels(self):
+        """The compiled passes its levels run on, or None (numpy)."""
+        return None if self.levels is None else self.levels.kernels
 
     @property
     def scratch(self):
