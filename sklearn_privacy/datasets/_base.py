@@ -90,8 +90,8 @@ class ChecksumError(ValueError, OSError):
     """A data file's checksum differs from the one of the original file.
 
     Raised by the ``fetch_*`` loaders when a file present in the data home
-    (or a file just downloaded) does not have the SHA-256 (MD5 for the one file
-    with no published SHA-256) of the original. The message names the file,
+    (or a file just downloaded) does not have the SHA-256 of the original (for
+    MNIST's training images, of its decompressed bytes). The message names the file,
     the expected and the found digest, and how to fix it: delete the file so
     that the loader downloads the original again, or pass
     ``verify_checksum=False`` to load a copy modified on purpose.
@@ -169,26 +169,56 @@ class RemoteFile:
         Hex SHA-256 of the file as stored.
     md5 : str or None
         Hex MD5, used only when no SHA-256 is known.
+    gunzipped_sha256 : str or None
+        Hex SHA-256 of the file's gzip-decompressed content, checked instead of
+        a digest of the stored bytes: for a file whose content is fixed but whose
+        compression is not (a re-compressed copy changes the gzip header and
+        stream, not one byte of the data).
     """
 
     path: str
     urls: tuple
     sha256: str | None = None
     md5: str | None = None
+    gunzipped_sha256: str | None = None
 
     @property
     def url(self):
         """The first (preferred) source."""
         return self.urls[0][0]
 
+    @property
+    def expected_digest(self):
+        """``(algorithm, expected hex digest)``, the algorithm as :func:`_hash_file` takes it."""
+        if self.gunzipped_sha256:
+            return GUNZIPPED_SHA256, self.gunzipped_sha256
+        return ("sha256", self.sha256) if self.sha256 else ("md5", self.md5)
+
     def digest(self, file_path):
         """Return ``(algorithm, expected, actual)`` for ``file_path``."""
-        algorithm, expected = ("sha256", self.sha256) if self.sha256 else ("md5", self.md5)
+        algorithm, expected = self.expected_digest
         return algorithm, expected, _hash_file(file_path, algorithm)
 
 
+#: The algorithm name of a SHA-256 of a file's gzip-decompressed content.
+GUNZIPPED_SHA256 = "decompressed-content sha256"
+
+
 def _hash_file(path, algorithm="sha256"):
-    """Hex digest of the file at ``path``, read in chunks."""
+    """Hex digest of the file at ``path``, read in chunks.
+
+    With ``GUNZIPPED_SHA256`` the SHA-256 of its gzip-decompressed content; a file that
+    does not decompress gets a digest that matches nothing (``"not gzip data: ..."``).
+    """
+    if algorithm == GUNZIPPED_SHA256:
+        h = hashlib.sha256()
+        try:
+            with gzip.open(path, "rb") as f:
+                for chunk in iter(lambda: f.read(_CHUNK), b""):
+                    h.update(chunk)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            return f"not gzip data ({type(exc).__name__}: {exc})"
+        return h.hexdigest()
     h = hashlib.new(algorithm)
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(_CHUNK), b""):
@@ -243,7 +273,7 @@ def verify_file(remote, path):
         The digest differs. The message names the file, both digests and how
         to fix it.
     """
-    algorithm, expected = ("sha256", remote.sha256) if remote.sha256 else ("md5", remote.md5)
+    algorithm, expected = remote.expected_digest
     if expected is None:
         return
     actual = _cached_digest(path, algorithm)

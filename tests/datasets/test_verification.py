@@ -30,7 +30,7 @@ from sklearn_privacy.datasets import (
 )
 from sklearn_privacy.datasets import _heart_disease as _heart
 
-TRAIN_IMAGES = "mnist/train-images-idx3-ubyte.gz"  # absent from the shared folder
+TRAIN_IMAGES = "mnist/train-images-idx3-ubyte.gz"  # re-compressed in the shared folder
 DAY_NS = 86_400 * 10**9
 
 
@@ -152,7 +152,7 @@ def no_network(monkeypatch):
 
 @functools.lru_cache(maxsize=1)
 def _fake_train_images():
-    """A valid IDX file of 60000 black 28 x 28 images (the real one is not in shared/)."""
+    """A valid IDX file of 60000 black 28 x 28 images (a fast stand-in for the real one)."""
     header = b"".join(n.to_bytes(4, "big") for n in (2051, 60000, 28, 28))
     return gzip.compress(header + bytes(60000 * 28 * 28), compresslevel=1, mtime=0)
 
@@ -218,16 +218,18 @@ def test_code_hashes_agree_with_shared_readme(shared_data_home):
     readme = shared_data_home / "README.md"
     if not readme.is_file():
         pytest.skip(f"{readme} is absent")
-    rows = re.findall(r"^\| (\S+) \| \d+ \| ([0-9a-f]{64}) \|$", readme.read_text(), re.M)
+    text = readme.read_text()
+    rows = re.findall(r"^\| (\S+) \| \d+ \| ([0-9a-f]{64}) \|$", text, re.M)
     listed = dict(rows)
-    remotes = {case.remote.path: case.remote for case in CASES}
-    remotes[TRAIN_IMAGES] = _mnist.MNIST_FILES["train"][0]
-    for path, remote in remotes.items():
-        if path == TRAIN_IMAGES:
-            # Not in the shared folder: only torchvision's MD5 is known.
-            assert path not in listed and remote.sha256 is None and len(remote.md5) == 32
-        else:
-            assert remote.sha256 == listed[path], path
+    for case in CASES:
+        assert case.remote.sha256 == listed[case.path], case.path
+    # The shared copy of the training images is re-compressed: the table lists the digest
+    # of that .gz file, the code checks the decompressed bytes, whose digest the text gives.
+    train_images = _mnist.MNIST_FILES["train"][0]
+    assert train_images.sha256 is None and train_images.md5 is None
+    assert train_images.gunzipped_sha256 != listed[TRAIN_IMAGES]
+    decompressed = re.search(r"md5 \*\*([0-9a-f]{32})\*\* .*?sha256 ([0-9a-f]{64})", text, re.S)
+    assert decompressed[2] == train_images.gunzipped_sha256
 
 
 def test_checksum_error_is_public_and_a_value_error():
@@ -262,13 +264,20 @@ def test_changed_byte_is_visible_with_opt_out(make_home, shared_data_home):
     assert X[0, 0] == 49  # age 39 in the original
 
 
-def test_train_images_are_checked_by_md5(make_home, shared_data_home):
-    # train-images-idx3-ubyte.gz has no SHA-256 in the code (see the README test above).
+def test_train_images_are_checked_by_their_decompressed_bytes(make_home, shared_data_home):
     case = next(c for c in CASES if c.path == "mnist/train-labels-idx1-ubyte.gz")
-    home, _ = make_home(case)
+    home, path = make_home(case)  # the labels, and black images in a valid IDX file
     remote = _mnist.MNIST_FILES["train"][0]
-    message = _checksum_message(home / TRAIN_IMAGES, remote.md5, _fake_train_images(), "md5")
+    found = hashlib.sha256(gzip.decompress(_fake_train_images())).hexdigest()
+    message = (
+        f"{re.escape(str(home / TRAIN_IMAGES))} is not the original .*: its decompressed-content "
+        f"sha256 checksum is {found}, expected {remote.gunzipped_sha256}\\..*verify_checksum=False"
+    )
     with pytest.raises(ChecksumError, match=message):
+        _load(case, home, verify_checksum=True)
+    # Bytes that do not decompress are refused as a mismatch too, not as a parser error.
+    (home / TRAIN_IMAGES).write_bytes(b"not gzip")
+    with pytest.raises(ChecksumError, match="checksum is not gzip data \\(BadGzipFile"):
         _load(case, home, verify_checksum=True)
 
 
