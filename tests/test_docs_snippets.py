@@ -17,7 +17,9 @@ Conventions of the pages (``docs/index.rst``, ``docs/quickstart.md``, ``docs/ins
 
 Printed numbers agree when within ``ATOL`` absolute or ``RTOL`` relative (the last printed
 digit can move with the BLAS); integers and the text around the numbers must be equal
-(whitespace runs compare as one space, since NumPy pads arrays to the widest number).
+(whitespace runs compare as one space, since NumPy pads arrays to the widest number). The
+lines listed in ``VARYING`` (fresh noise, or a count that moves with the CPU's elementary
+functions, as their pages say) are checked to their own tolerance, integers included.
 """
 
 import contextlib
@@ -58,6 +60,14 @@ VARYING = {
         "every DP fit draws fresh noise (random_state=None, as a real release must), and the "
         "page says the accuracies vary from run to run; the page shows the medians of 400 "
         "runs, whose standard deviations were at most 0.015 and farthest run 0.048 away",
+    ),
+    # The exact steps' stopping epoch moves with the last bits of the CPU's exp and log
+    # (issue 46): 71 on an AMD EPYC without AVX-512, 54 on a CPU with AVX-512; the page says
+    # so and the tolerance it is checked to.
+    ("user_guide/ppan.md", r"^categorical release, converged: True after \d+ epochs$"): (
+        30,
+        "the epoch at which the stopping rule fires depends on the CPU's floating-point "
+        "functions (71 without AVX-512, 54 with it); the page states the tolerance of 30",
     ),
 }
 
@@ -165,9 +175,9 @@ def _loose_tolerance(page, shown):
     return None
 
 
-def _numbers_agree(got, shown, atol):
+def _numbers_agree(got, shown, atol, varying=False):
     if "." not in shown and "e" not in shown.lower():  # an integer: a count, an index
-        return got == shown
+        return got == shown or (varying and abs(int(got) - int(shown)) <= atol)
     a, b = float(got), float(shown)
     return math.isclose(a, b, abs_tol=atol, rel_tol=RTOL)
 
@@ -179,11 +189,12 @@ def compare_output(printed, expected, page=""):
         return [f"{len(got_lines)} lines printed, {len(shown_lines)} on the page"]
     errors = []
     for got, shown in zip(got_lines, shown_lines):
-        atol = _loose_tolerance(page, shown) or ATOL
+        loose = _loose_tolerance(page, shown)
+        atol, varying = (ATOL, False) if loose is None else (loose, True)
         got_numbers, shown_numbers = NUMBER.findall(got), NUMBER.findall(shown)
         same_text = NUMBER.sub("#", got) == NUMBER.sub("#", shown)
         if not same_text or not all(
-            _numbers_agree(g, s, atol) for g, s in zip(got_numbers, shown_numbers)
+            _numbers_agree(g, s, atol, varying) for g, s in zip(got_numbers, shown_numbers)
         ):
             errors.append(f"printed: {got}\n    page: {shown}")
     return errors
@@ -318,6 +329,11 @@ def test_compare_output_tolerance():
     assert compare_output("[[21]\n [ 6]]", "[[21]\n [ 7]]")  # integers are exact
     assert compare_output("[0.76  0.762]", "[0.761 0.762]") == []  # NumPy's padding
     assert compare_output("I(S;U) = 0.05", "I(S;T) = 0.05")  # text is exact
+    # A VARYING line's integers move within its tolerance, and no further.
+    epochs = "categorical release, converged: True after {} epochs"
+    assert compare_output(epochs.format(54), epochs.format(71), "user_guide/ppan.md") == []
+    assert compare_output(epochs.format(40), epochs.format(71), "user_guide/ppan.md")
+    assert compare_output(epochs.format(54), epochs.format(71), "user_guide/other.md")
     assert compare_output("a\nb", "a")  # a missing line
     page, line = "user_guide/gaussian.md", "epsilon   1: accuracy {}"
     assert compare_output(line.format(0.70), line.format(0.627), page) == []

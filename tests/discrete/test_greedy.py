@@ -232,7 +232,11 @@ def test_greedy_keeps_the_paths_of_its_pairwise_summing_predecessor(objective):
     # the paths of the greedy as it was before issue 38, which summed over S pairwise
     # on Fortran-ordered buffers (a Fortran-ordered joint, and after its first
     # compaction). Today's in-order sums round differently for |S| >= 8 only: the
-    # same merges, the informations within 1e-12; bit for bit for |S| < 8.
+    # same merges, the informations within 1e-12. For |S| < 8 the sums are the same
+    # operations, but the fixture's logarithms are one CPU's: numpy's AVX-512 log differs
+    # from the C library's in the last bit, so the informations agree within 1e-14
+    # (with fdlibm's logarithm in place of numpy's, as a stand-in for another CPU, they
+    # differ by at most 4.4e-16), and the merges exactly.
     stored = np.load(Path(__file__).parent / "data" / "greedy_reference.npz")
     n_differ = 0
     for c, (rng, joint) in enumerate(_reference_cases(12)):
@@ -240,12 +244,11 @@ def test_greedy_keeps_the_paths_of_its_pairwise_summing_predecessor(objective):
             path = greedy_merge(joint, objective=objective, **kwargs)
             key = f"{objective}_{c}_{k}"
             np.testing.assert_array_equal(path.merges, stored[f"{key}_merges"])
+            atol = 1e-14 if joint.shape[0] < 8 else 1e-12
             for name in ("leakage", "disclosure"):
                 ref = stored[f"{key}_{name}"]
-                if joint.shape[0] < 8:
-                    np.testing.assert_array_equal(getattr(path, name), ref)
-                else:
-                    np.testing.assert_allclose(getattr(path, name), ref, rtol=0, atol=1e-12)
+                np.testing.assert_allclose(getattr(path, name), ref, rtol=0, atol=atol)
+                if joint.shape[0] >= 8:
                     n_differ += not np.array_equal(getattr(path, name), ref)
     assert n_differ > 0  # the cases with |S| >= 8 exercise the other order
 
