@@ -34,6 +34,7 @@ from sklearn_privacy.information import (
     mutual_information_from_samples,
 )
 from sklearn_privacy.utils import as_2d, is_continuous, user_stacklevel
+from sklearn_privacy.utils._routing import without_metadata_routing
 from sklearn_privacy.utils._validation import check_sensitive
 
 __all__ = ["ESTIMATORS", "check_pair", "estimate_leakage", "is_discrete"]
@@ -145,6 +146,7 @@ def is_discrete(release):
     return is_symbolic(release, lambda: np.unique(release + 0.0, axis=0).shape[0])
 
 
+@without_metadata_routing
 def estimate_leakage(
     sensitive,
     release,

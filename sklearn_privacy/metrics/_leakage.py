@@ -20,6 +20,7 @@ from sklearn_privacy.estimation import (
     is_discrete,
 )
 from sklearn_privacy.information import encode_symbols
+from sklearn_privacy.utils._routing import without_metadata_routing
 from sklearn_privacy.utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 
 __all__ = ["adversary_accuracy_score", "is_discrete_release", "leakage_score"]
@@ -378,6 +379,7 @@ def default_adversary(discrete):
     },
     prefer_skip_nested_validation=True,
 )
+@without_metadata_routing
 def adversary_accuracy_score(sensitive, release, *, adversary=None, train_size=0.5, random_state=0):
     r"""Accuracy of an adversary that learns to predict S from the release.
 
