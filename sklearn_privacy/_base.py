@@ -19,6 +19,7 @@ from sklearn_privacy._sensitive import (
     check_how_s_came,
     set_column_roles,
     validate_columns,
+    warn_if_released_column_is_s,
 )
 from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.utils import warn_user
@@ -408,6 +409,7 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         check_how_s_came(self, as_columns=S is not None, as_metadata=sensitive is not None)
         if sensitive is not None:
             S = self._check_fit_sensitive(sensitive, "sensitive", X.shape[0])
+            warn_if_released_column_is_s(self, X_release, S)
         elif S is not None:
             S = self._check_fit_sensitive(S, S_COLUMNS, X.shape[0])
         return X_release, S

@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn import get_config
 from sklearn.utils.validation import check_array, validate_data
 
+from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.utils._sklearn_compat import _is_arraylike_not_scalar
 from sklearn_privacy.utils._validation import (
     check_categorical_values,
@@ -19,12 +20,14 @@ from sklearn_privacy.utils._validation import (
     check_sensitive,
     describe_numbers_with_text,
 )
+from sklearn_privacy.utils._warnings import warn_user
 
 __all__ = [
     "S_COLUMNS",
     "SensitiveColumns",
     "check_frame_columns",
     "check_how_s_came",
+    "warn_if_released_column_is_s",
     "check_sensitive_categories",
     "non_numeric_error",
     "routing_advice",
@@ -190,6 +193,43 @@ def check_how_s_came(mechanism, *, as_columns, as_metadata):
             "fit(X, y, sensitive=S). "
             + routing_advice(f"{owner}(...).set_fit_request(sensitive=True)", requested)
         )
+
+
+def _codes(values):
+    """Codes of ``values`` (a 1-D array of any dtype) by their distinct values, or None when
+    they cannot be ordered (mixed types)."""
+    try:
+        return np.unique(values, return_inverse=True)[1].ravel()
+    except TypeError:
+        return None
+
+
+def warn_if_released_column_is_s(mechanism, X_release, S):
+    """Warn when a column that ``mechanism`` releases holds S itself (given as metadata).
+
+    A column of X that equals S up to a relabelling (each value of one stands for one value
+    of the other: ``"Male"`` for 1) is released merged with the others, while the user
+    meant S to be hidden: S routed as ``fit(..., sensitive=S)`` but left in X.
+    """
+    S = np.asarray(S)
+    s_codes = _codes(S if S.ndim == 1 else [tuple(row) for row in S.reshape(len(S), -1)])
+    if s_codes is None:
+        return
+    n_s = s_codes.max() + 1
+    names = getattr(mechanism, "feature_names_in_", None)
+    for k, j in enumerate(mechanism.release_columns_):
+        x_codes = _codes(np.asarray(X_release[:, k]))
+        if x_codes is None or x_codes.max() + 1 != n_s:
+            continue
+        if np.unique(x_codes * n_s + s_codes).size == n_s:
+            label = repr(str(names[j])) if names is not None else int(j)
+            warn_user(
+                f"{type(mechanism).__name__}.fit: column {label} of X holds the sensitive "
+                "attribute given as `sensitive` (the same values, or a relabelling of "
+                "them), and is released with the other columns: S is not hidden. Drop it "
+                "from X, or name it with sensitive=[...] instead of passing sensitive=.",
+                PrivacyLeakWarning,
+            )
 
 
 def routing_advice(request, requested):

@@ -7,6 +7,8 @@ leakage scorer called without S, name the two lines that route S, following the 
 state (off, on but not requested, requested but not passed).
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import sklearn
@@ -161,3 +163,22 @@ def test_a_score_request_with_routing_off_says_how_to_turn_it_on():
     assert "sklearn.set_config(enable_metadata_routing=True)" in message
     with sklearn.config_context(enable_metadata_routing=True):
         assert make_leakage_scorer().set_score_request(sensitive=False) is not None
+
+
+@pytest.mark.parametrize("relabel", [False, True])
+def test_s_routed_but_left_in_x_warns(data, relabel):
+    # issue 46: S passed as metadata and also kept as a column of X was released merged with
+    # the other columns in silence (leakage_ 0.166 instead of 0.066 on the user's data).
+    from sklearn_privacy.exceptions import PrivacyLeakWarning
+
+    X, s, _ = data
+    copy = np.where(s == 1, "Male", "Female") if relabel else s
+    with_s = np.column_stack([X.astype(str), copy.astype(str)])
+    with pytest.warns(PrivacyLeakWarning, match=r"column 2 of X holds the sensitive attribute"):
+        leaky = PrivacyFunnelTransformer(threshold=0.999).fit(with_s, sensitive=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyLeakWarning)
+        clean = PrivacyFunnelTransformer(threshold=0.999).fit(X.astype(str), sensitive=s)
+        # a column that only predicts S (80 % agreement) is the mechanism's job, not a mistake
+        PrivacyFunnelTransformer(threshold=0.999).fit(with_s[:, :2], sensitive=s)
+    assert leaky.leakage_ > clean.leakage_ + 0.1
