@@ -74,7 +74,11 @@ class PrivateFitWarning(UserWarning):
     centre or covariance (said before the rows are read when it follows from
     public quantities), or when an estimate came out as noise. The message
     names the estimate and the remedies, in a text that does not vary from
-    fit to fit (shown once per line under the default filter).
+    fit to fit (shown once per line under the default filter). Also raised
+    when, under ``weights="person"``, rows weigh more than
+    ``max_person_weight`` and were clipped to it: the fit then estimates
+    other weights than the ones given (the message, which only the caller
+    sees, says how many rows).
 
     See Also
     --------

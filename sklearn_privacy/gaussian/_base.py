@@ -337,7 +337,8 @@ class _GaussianMechanism(BaseMechanism):
                 "it. Declare the largest weight a person can have as max_person_weight (a "
                 "public bound, not read off the rows), or weights='counts' if a weight counts "
                 "people (a table of distinct rows and their counts).",
-                UserWarning,
+                PrivateFitWarning,
+                cause=f"{type(self).__name__}: rows weigh more than max_person_weight",
             )
 
     # ------------------------------------------------------- the fit's warning

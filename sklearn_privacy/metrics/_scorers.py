@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRequest
 
@@ -201,7 +202,7 @@ class _MechanismScorer(ABC):
                 f"{self!r}: the rows of a fold hold a single value of S, on which nothing "
                 "about the release can be measured; the score is nan. Use larger folds "
                 "holding every value of S (fewer splits, or stratify on S).",
-                UserWarning,
+                UndefinedMetricWarning,
             )
             return np.nan
         value = self._measure_without_release(mechanism, X_release, S)

@@ -33,7 +33,7 @@ from sklearn_privacy import (
     PrivacyFunnelTransformer,
 )
 from sklearn_privacy.dp import GaussianAccountant
-from sklearn_privacy.exceptions import PrivacyLeakWarning
+from sklearn_privacy.exceptions import PrivacyLeakWarning, PrivateFitWarning
 
 # DP fits here (attacks fit at small budgets or on few rows on purpose) release under 1 % of the
 # variance and warn "almost pure noise" (tested in tests/gaussian/test_l2.py).
@@ -194,7 +194,7 @@ def test_the_ledger_counts_people_and_refusals_name_the_people():
             clip_radius=3.0, weights=weights, max_person_weight=person, random_state=0
         )
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # weight 10 > 1: clipped, warned
+            warnings.simplefilter("ignore", PrivateFitWarning)  # weight 10 > 1: clipped, warned
             spends = mech.fit(X, sample_weight=w).accountant_.spends
         mean = next(e for e in spends if e.name == "mean")
         noiseless = mean.sensitivity - mean.sigma * 2.0**-20 * np.sqrt(X.shape[1])
@@ -204,7 +204,7 @@ def test_the_ledger_counts_people_and_refusals_name_the_people():
         assert (spends[0].name == "weight of the people") == (weights == "person")
     # one person of weight 1e300 (the default reading): clipped to one person, said, fitted
     w[0] = 1e300
-    with pytest.warns(UserWarning, match="1 of the 20000 rows weigh more than max_person_weig"):
+    with pytest.warns(PrivateFitWarning, match="1 of the 20000 rows weigh more than max_"):
         heavy = L2CompressionDP(clip_radius=3.0, random_state=0).fit(X, sample_weight=w)
     assert np.all(np.abs(heavy.mean_) < 0.1)  # not the heavy row's values
     # 1e300 people, or a person of weight 1e-300: the cause is the number of people

@@ -40,7 +40,7 @@ def test_a_heavy_row_at_the_defaults_is_told_apart_no_better_than_one_person():
             mech = L2CompressionDP(
                 epsilon=1.0, fit_epsilon=0.5, clip_radius=3.0, random_state=100 * k + i
             )
-            with pytest.warns(UserWarning, match="1 of the 5000 rows weigh more than"):
+            with pytest.warns(PrivateFitWarning, match="1 of the 5000 rows weigh more than"):
                 mech.fit(X, sample_weight=w)
             sides[k].append(mech.mean_[0])
             fit = [e.mu for e in mech.accountant_.spends if e.name != "release"]
@@ -172,7 +172,7 @@ def test_extreme_weights_are_explained_by_people_not_by_epsilon(cls):
         with pytest.raises(ValueError, match=r"more than 2\^53 people .*max_person_weight"):
             est(weights="counts", **params).fit(X, y, sample_weight=w)
     # read as one person each (the default): clipped to max_person_weight, said, fitted
-    with pytest.warns(UserWarning, match="1 of the 500 rows weigh more than max_person_weight"):
+    with pytest.warns(PrivateFitWarning, match="1 of the 500 rows weigh more than max_person"):
         est(random_state=0).fit(X, y, sample_weight=heavy)
     if est is L2CompressionDP:  # (GIB's solver fails on the subnormal covariances it gets)
         with warnings.catch_warnings():
