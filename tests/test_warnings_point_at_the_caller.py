@@ -235,8 +235,13 @@ def test_every_warning_of_the_package_walks_to_the_callers_frame():
     assert not bad, f"warnings.warn without stacklevel=user_stacklevel(): {bad}"
 
 
+# Calls that say again, once, warnings raised by the calls above (the audit's summary of the
+# warnings of its own fits, in their own categories: tests/audit/test_audit.py).
+RERAISED = {"sklearn_privacy/audit/_warnings.py"}
+
+
 def test_every_warning_class_the_package_raises_has_a_case_here():
-    raised = {name for _, name, _ in _warn_calls()}
+    raised = {name for where, name, _ in _warn_calls() if where.rsplit(":", 1)[0] not in RERAISED}
     covered = {category.__name__ for _, category, _ in CASES}
     assert raised <= covered, f"warning classes without a case above: {raised - covered}"
 

@@ -15,6 +15,7 @@ from sklearn_privacy.audit._neighbours import (
 )
 from sklearn_privacy.audit._result import AuditResult
 from sklearn_privacy.audit._trials import default_statistic, ledger_claim, run_trials
+from sklearn_privacy.audit._warnings import gather_warnings, run_recorded, say_gathered
 from sklearn_privacy.metrics import leakage_score
 from sklearn_privacy.utils import check_generator, progress
 from sklearn_privacy.utils._sklearn_compat import (
@@ -296,7 +297,9 @@ def audit_privacy(
     (2.0, False)
     """
     data = Data(X, y, sensitive, sample_weight)
-    probe = data.fit(clone(estimator))
+    # The probe's warnings are those of a fit on D: a DP audit's trials raise them again and
+    # count them; a leakage audit, whose one fit this is, reports them.
+    probe, probe_causes = run_recorded(data.fit, clone(estimator))
     name = type(audited_step(estimator)).__name__
     if ledger_claim(probe) is None:
         if statistic is not None or isinstance(neighbour, dict):
@@ -306,7 +309,7 @@ def audit_privacy(
                 "DP audits only. Leave them out."
             )
         return _leakage_audit(
-            probe, data, name, n_trials, confidence, n_jobs, random_state, verbose
+            probe, data, name, n_trials, confidence, n_jobs, random_state, verbose, probe_causes
         )
     if isinstance(neighbour, dict):
         data, other, rows, description = given_neighbours(data, neighbour)
@@ -316,9 +319,10 @@ def audit_privacy(
             relation = "replace-one" if sample_weight is None else "replace-unit"
         data, other, rows, description = default_neighbours(estimator, data, relation, unit_weight)
     n_trials = n_trials or _DEFAULT_TRIALS["dp"]
-    features, neighbour_features, claims = run_trials(
+    features, neighbour_features, claims, gathered = run_trials(
         estimator, data, other, rows, statistic or default_statistic, n_trials, n_jobs, verbose
     )
+    say_gathered(gathered, name)
     claims = np.array(claims, dtype=float)
     bounds = select_and_bound(
         features,
@@ -342,10 +346,13 @@ def audit_privacy(
         roc=roc_points(bounds["scores"], bounds["neighbour_scores"], confidence),
         neighbour=description,
         note=_DP_NOTE,
+        warnings=gathered,
     )
 
 
-def _leakage_audit(fitted, data, name, n_trials, confidence, n_jobs, random_state, verbose):
+def _leakage_audit(
+    fitted, data, name, n_trials, confidence, n_jobs, random_state, verbose, fit_causes
+):
     """The panel's leakage of S from the release of X, with a half-sample interval.
 
     Half-samples are drawn without replacement: a row repeated by a bootstrap
@@ -365,18 +372,21 @@ def _leakage_audit(fitted, data, name, n_trials, confidence, n_jobs, random_stat
             "S from its release, and needs S: pass sensitive=..., or name S's columns with "
             "the mechanism's sensitive parameter."
         )
-    release = np.asarray(fitted.transform(data.X))
-    S = np.asarray(S)
+    release, release_causes = run_recorded(fitted.transform, data.X)
+    release, S = np.asarray(release), np.asarray(S)
     estimate = leakage_score(S, release, return_details=True)
     n_trials = n_trials or _DEFAULT_TRIALS["leakage"]
     rng = check_generator(random_state)
     n = release.shape[0]
     halves = [rng.choice(n, size=n // 2, replace=False) for _ in range(n_trials)]
     with progress(halves, verbose=verbose, desc="audit half-samples") as batches:
-        values = Parallel(n_jobs=n_jobs)(
-            delayed(leakage_score)(S[rows], release[rows]) for rows in batches
+        results = Parallel(n_jobs=n_jobs)(
+            delayed(run_recorded)(leakage_score, S[rows], release[rows]) for rows in batches
         )
-    values = np.asarray(values, dtype=float)
+    values = np.asarray([value for value, _ in results], dtype=float)
+    gathered = gather_warnings([{**fit_causes, **release_causes}], 1, "fit")
+    gathered += gather_warnings([causes for _, causes in results], n_trials, "half-samples")
+    say_gathered(gathered, name)
     spread = np.quantile(values - np.median(values), [(1 - confidence) / 2, (1 + confidence) / 2])
     low, high = np.clip(estimate.value + spread, 0.0, estimate.entropy)
     return AuditResult(
@@ -389,4 +399,5 @@ def _leakage_audit(fitted, data, name, n_trials, confidence, n_jobs, random_stat
         leakage_details=estimate,
         neighbour="none: the leakage of S from the release of X",
         note=_LEAKAGE_NOTE,
+        warnings=gathered,
     )

@@ -65,6 +65,12 @@ class AuditResult:
         Leakage audit: the :class:`~sklearn_privacy.metrics.LeakageEstimate`.
     note : str
         What the numbers mean and do not mean, in words.
+    warnings : tuple of AuditWarning
+        The warnings raised by the audit's own fits, one entry per cause
+        (``category``, ``message``, ``count``: the number of trials that
+        raised it, of ``total``), most frequent first. The audit says each
+        cause once at its end instead of once per fit; empty for
+        :func:`audit_from_statistics`, which fits nothing.
 
     See Also
     --------
@@ -99,6 +105,7 @@ class AuditResult:
     leakage_interval: tuple = (float("nan"), float("nan"))
     leakage_details: object = field(default=None, repr=False)
     note: str = ""
+    warnings: tuple = field(default=(), repr=False)
 
     @property
     def violated(self):

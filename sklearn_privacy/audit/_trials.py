@@ -9,6 +9,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import clone
 
 from sklearn_privacy.audit._neighbours import audited_step
+from sklearn_privacy.audit._warnings import gather_warnings, run_recorded
 from sklearn_privacy.gaussian import GaussianIBTransformer
 from sklearn_privacy.utils import progress
 
@@ -61,25 +62,40 @@ def fits_public_data(estimator):
     return params.get("fit_data") == "public"
 
 
+def _trial(estimator, fit_data, data, rows, statistic):
+    """One fit on ``fit_data``, publishing the model and a release of ``data``'s rows."""
+    fitted = fit_data.fit(clone(estimator))
+    release = fitted.transform(data.rows(rows))
+    value = np.atleast_1d(np.asarray(statistic(fitted, release), dtype=float)).ravel()
+    return value, ledger_claim(fitted)
+
+
 def _trial_chunk(estimator, fit_data, data, rows, statistic, n):
-    """``n`` fits on ``fit_data``, each publishing the model and a release of ``data``'s rows."""
-    values, claims = [], []
+    """``n`` trials: their statistics, claims and the causes of the warnings each raised.
+
+    The warnings are recorded here, in the worker, and returned with the
+    statistics: a worker process would print each one, and the caller's
+    filters do not reach it.
+    """
+    values, claims, causes = [], [], []
     for _ in range(n):
-        fitted = fit_data.fit(clone(estimator))
-        release = fitted.transform(data.rows(rows))
-        values.append(np.atleast_1d(np.asarray(statistic(fitted, release), dtype=float)).ravel())
-        claims.append(ledger_claim(fitted))
-    return values, claims
+        (value, claim), caught = run_recorded(_trial, estimator, fit_data, data, rows, statistic)
+        values.append(value)
+        claims.append(claim)
+        causes.append(caught)
+    return values, claims, causes
 
 
 def run_trials(estimator, data, neighbour, rows, statistic, n_trials, n_jobs, verbose):
-    """Statistics of ``n_trials`` fits on each of D and D', and the ledgers' claims.
+    """Statistics of ``n_trials`` fits on each of D and D', the ledgers' claims, the warnings.
 
     Every fit draws its noise as the estimator was set to (fresh OS entropy when
     its ``random_state`` is None): the audit replays no noise and seeds nothing.
     When the audited step declares its fit data public (:func:`fits_public_data`),
     the estimator, a whole pipeline included, is fitted on D in both worlds: its
-    ledger does not cover the fit.
+    ledger does not cover the fit. The warnings of the fits come back gathered
+    (:func:`~sklearn_privacy.audit._warnings.gather_warnings`), each cause once with
+    the number of fits that raised it.
     """
     n_chunks = min(n_trials, max(1, effective_n_jobs(n_jobs)) * _CHUNKS_PER_WORKER)
     sizes = np.diff(np.linspace(0, n_trials, n_chunks + 1).astype(int))
@@ -91,11 +107,12 @@ def run_trials(estimator, data, neighbour, rows, statistic, n_trials, n_jobs, ve
         for label, size in tasks
     )
     collected = ([], [])
-    claims = []
+    claims, causes = [], []
     with progress(total=2 * n_trials, verbose=verbose, desc="audit trials") as bar:
-        for (label, size), (values, chunk_claims) in zip(tasks, results):
+        for (label, size), (values, chunk_claims, chunk_causes) in zip(tasks, results):
             collected[label].extend(values)
             claims.extend(chunk_claims)
+            causes.extend(chunk_causes)
             bar.update(size)
     lengths = {v.size for v in collected[0] + collected[1]}
     if len(lengths) != 1:
@@ -107,4 +124,4 @@ def run_trials(estimator, data, neighbour, rows, statistic, n_trials, n_jobs, ve
     for name, sample in zip(("D", "D'"), features):
         if not np.all(np.isfinite(sample)):
             raise ValueError(f"statistic returned NaN or infinite values on fits of {name}.")
-    return features[0], features[1], claims
+    return features[0], features[1], claims, gather_warnings(causes, 2 * n_trials, "fits")

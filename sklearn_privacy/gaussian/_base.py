@@ -359,10 +359,12 @@ class _GaussianMechanism(BaseMechanism):
             f"{type(self).__name__}: {weak} (the release may carry next to nothing about X); "
             f"the causes, each with its remedy:{lines}"
         )
+        # each cause named apart, so that an audit of many fits counts the fits of each
+        named = tuple(f"{type(self).__name__}: {cause}: {remedy}." for cause, remedy, _ in causes)
         if private:
-            warn_user(text, PrivateFitWarning)
+            warn_user(text, PrivateFitWarning, cause=named)
         else:
-            warn_user(text, DegenerateReleaseWarning)
+            warn_user(text, DegenerateReleaseWarning, cause=named)
 
     def _note_cause(self, cause, remedy, category=PrivateFitWarning):
         """One line of the fit's warning: a cause in words (no numbers of this fit) and a remedy.

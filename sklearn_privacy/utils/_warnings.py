@@ -77,7 +77,9 @@ def warn_user(message, category, *, cause=None):
     ``"always"`` and ``"error"`` behave as usual. Every warning that a fit
     emits goes through here, with a text that does not vary per fit; a
     warning whose text carries its own numbers (a count of rows) gives
-    ``cause``, a text that does not vary, to be remembered by instead.
+    ``cause``, a text that does not vary, to be remembered by instead. The
+    warning raised carries it as its ``cause`` attribute (the text when
+    ``cause`` is None), by which an audit counts the warnings of its fits.
 
     Parameters
     ----------
@@ -85,9 +87,11 @@ def warn_user(message, category, *, cause=None):
         The warning's text: its cause and remedy, without this fit's numbers.
     category : type
         A subclass of :class:`Warning`.
-    cause : str, default=None
+    cause : str or tuple of str, default=None
         What the warning is remembered by, where ``message`` carries numbers
-        that vary from call to call; ``None`` remembers ``message`` itself.
+        that vary from call to call; ``None`` remembers ``message`` itself. A
+        tuple names each of several causes that one warning gathers (a fit's
+        causes, each with its remedy), so that a recorder can count them apart.
 
     See Also
     --------
@@ -118,7 +122,9 @@ def warn_user(message, category, *, cause=None):
             if key in _SHOWN:
                 return
             _SHOWN.add(key)
-    warnings.warn(message, category, stacklevel=level)
+    warning = category(message)
+    warning.cause = cause or str(message)  # what a recorder (the audit) tells causes apart by
+    warnings.warn(warning, stacklevel=level)
 
 
 def _current_filters():

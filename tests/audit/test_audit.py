@@ -22,6 +22,7 @@ from sklearn_privacy.audit import audit_privacy
 from sklearn_privacy.audit._bounds import clopper_pearson_upper
 from sklearn_privacy.discrete import PrivacyFunnelTransformer
 from sklearn_privacy.dp import GaussianAccountant, clip_to_ball
+from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
 from sklearn_privacy.metrics import leakage_score
 
@@ -282,9 +283,61 @@ def test_a_public_fit_is_the_same_in_both_worlds():
     assert fits_public_data(mech) and not fits_public_data(mech.set_params(fit_data="private"))
     mech.set_params(fit_data="public")
     data, other, rows, _ = default_neighbours(mech, Data(X), "replace-one", None)
-    f0, f1, claims = run_trials(mech, data, other, rows, default_statistic, 400, None, 0)
+    f0, f1, claims, _ = run_trials(mech, data, other, rows, default_statistic, 400, None, 0)
     gap = f1.mean(axis=0) - f0.mean(axis=0)
     pooled = 0.5 * (np.cov(f0.T) + np.cov(f1.T))
     shift = float(np.sqrt(gap @ np.linalg.pinv(pooled) @ gap))
     assert claims[0][2] == pytest.approx(0.5016, abs=1e-3)
     assert 0.15 <= shift <= 0.75
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_the_warnings_of_the_audits_fits_are_gathered_once_per_cause(n_jobs):
+    """Issue 46: an audit printed a multi-line PrivateFitWarning per fit, workers' too.
+
+    On 50 rows at epsilon 1 every private fit warns the same two causes (too few people
+    for the private radius; the histogram of the norms is all noise).
+    """
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = audit_privacy(L2CompressionDP(epsilon=1.0), X, n_trials=8, n_jobs=n_jobs)
+    assert [w.category for w in caught] == [PrivateFitWarning]  # one summary, its category
+    assert caught[0].filename == __file__
+    text = str(caught[0].message)
+    assert "each cause is said once here, not once per fit" in text
+    causes = [entry.message for entry in result.warnings]
+    assert len(causes) == 2 and len(set(causes)) == 2
+    assert any("too few people for the private clipping radius" in c for c in causes)
+    assert any("histogram of the row norms is all noise" in c for c in causes)
+    for entry in result.warnings:
+        assert entry.category is PrivateFitWarning
+        assert (entry.count, entry.total, entry.trials) == (16, 16, "fits")  # every fit
+        assert f"- in 16 of the 16 fits: {entry.message}" in text
+    # under the default filter, a second audit on the same line says nothing new (warn_user
+    # remembers what it showed under the same filters: a filter of this case's own makes them
+    # differ from the other case's, which ran this line too)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        warnings.filterwarnings("ignore", message=f"nothing of this library, n_jobs={n_jobs}")
+        for _ in range(2):
+            audit_privacy(L2CompressionDP(epsilon=1.0), X, n_trials=4, n_jobs=n_jobs)
+    assert len(caught) == 1
+
+
+def test_a_leakage_audit_gathers_the_warnings_of_its_fit():
+    rng = np.random.default_rng(2)
+    s = rng.integers(0, 2, 120)
+    X = np.c_[s, (s + rng.integers(0, 3, 120)) % 4, rng.integers(0, 3, 120)]
+    funnel = PrivacyFunnelTransformer(sensitive=[0], threshold=1.0)  # merges everything
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = audit_privacy(funnel, X, n_trials=4, random_state=0)
+    assert [w.category for w in caught] == [DegenerateReleaseWarning]
+    (entry,) = result.warnings
+    assert (entry.category, entry.count, entry.total, entry.trials) == (
+        DegenerateReleaseWarning,
+        1,
+        1,
+        "fit",
+    )
