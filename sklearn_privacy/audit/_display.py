@@ -3,6 +3,7 @@
 import numpy as np
 
 from sklearn_privacy.audit._bounds import dp_tradeoff, gdp_tradeoff
+from sklearn_privacy.audit._result import AuditResult
 from sklearn_privacy.utils._sklearn_compat import check_matplotlib_support
 
 __all__ = ["AuditDisplay"]
@@ -276,6 +277,10 @@ class AuditDisplay:
         display = cls.from_audit(result, ax=ax, name=name, log_scale=log_scale)
         display.result_ = result
         return display
+
+
+# AuditResult.plot draws through this class (its module cannot import this one: a cycle)
+AuditResult._display_class = AuditDisplay
 
 
 def _optional(values):

@@ -1,6 +1,7 @@
 """The result of an audit: the claim, what the trials refute, and the trade-off they traced."""
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -12,7 +13,7 @@ class AuditResult:
     r"""What an audit measured, beside what the estimator claims.
 
     Returned by :func:`audit_privacy` and :func:`audit_from_statistics`; drawn
-    by :class:`AuditDisplay`.
+    by :class:`AuditDisplay` (:meth:`plot` is a shortcut to it).
 
     A differential-privacy audit (``kind="dp"``) reports lower bounds: each
     holds with probability at least ``confidence`` over the trials, whatever
@@ -106,6 +107,9 @@ class AuditResult:
     leakage_details: object = field(default=None, repr=False)
     note: str = ""
     warnings: tuple = field(default=(), repr=False)
+    # AuditDisplay, set by its module: this one cannot import it, since the display's
+    # from_estimator runs the audit, which builds this result (an import cycle)
+    _display_class: ClassVar[type] = None
 
     @property
     def violated(self):
@@ -115,6 +119,49 @@ class AuditResult:
         over_eps = self.epsilon_lower > self.epsilon_claimed
         over_mu = bool(np.isfinite(self.mu_claimed) and self.mu_lower > self.mu_claimed)
         return bool(over_eps or over_mu)
+
+    def plot(self, ax=None, **kwargs):
+        """Draw the audit: a shortcut for :meth:`AuditDisplay.from_audit` of this result.
+
+        A thin convenience: the display object is the library's way to plot
+        (as scikit-learn's), and this builds it, draws it and returns it.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure otherwise.
+        **kwargs : dict
+            ``name``, ``log_scale`` and ``legend``, as :meth:`AuditDisplay.plot` takes them.
+
+        Returns
+        -------
+        display : AuditDisplay
+            The display, with ``line_``, ``ax_`` and ``figure_`` set.
+
+        Raises
+        ------
+        ValueError
+            For a leakage audit, which has no trade-off to draw.
+
+        See Also
+        --------
+        AuditDisplay.from_audit : What this calls.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn_privacy.audit import audit_from_statistics
+        >>> rng = np.random.default_rng(0)
+        >>> result = audit_from_statistics(
+        ...     rng.normal(size=500), rng.normal(1.0, size=500),
+        ...     delta=1e-5, claimed_mu=1.0, random_state=0)
+        >>> display = result.plot()
+        >>> type(display).__name__, display.mu
+        ('AuditDisplay', 1.0)
+        >>> plt.close("all")
+        """
+        return self._display_class.from_audit(self, ax=ax, **kwargs)
 
     def __repr__(self):
         if self.kind == "leakage":

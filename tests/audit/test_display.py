@@ -68,3 +68,20 @@ def test_from_estimator_runs_the_audit(pyplot):
     display = AuditDisplay.from_estimator(mech, X, n_trials=40, random_state=0)
     assert display.result_.estimator_name == "L2CompressionDP"
     assert display.epsilon == pytest.approx(8.0) and display.mu == display.result_.mu_claimed
+
+
+def test_the_result_plots_itself_through_the_display(pyplot, violated):
+    """Issue 46: users try result.plot(); it is AuditDisplay.from_audit, returned."""
+    _, ax = pyplot.subplots()
+    display = violated.plot(ax=ax, name="mine", log_scale=True, legend=True)
+    assert isinstance(display, AuditDisplay) and display.ax_ is ax
+    assert ax.get_xscale() == "log"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0].startswith("mine (epsilon >= ")
+    reference = AuditDisplay.from_audit(violated)
+    np.testing.assert_array_equal(display.line_.get_xydata(), reference.line_.get_xydata())
+    assert (display.epsilon, display.delta, display.mu) == (4.377, 1e-5, 1.0)
+    assert violated.plot().ax_ is not ax  # a new figure without ax
+    leakage = AuditResult(kind="leakage", estimator_name="funnel", n_trials=4, confidence=0.95)
+    with pytest.raises(ValueError, match="leakage audit"):
+        leakage.plot()
