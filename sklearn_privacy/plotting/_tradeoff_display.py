@@ -28,6 +28,7 @@ _SERIES_GID = "sklearn_privacy.tradeoff.series"
 _LABEL_GID = "sklearn_privacy.tradeoff.label"
 _THEORY_GID = "sklearn_privacy.tradeoff.theory"
 _BASELINE_GID = "sklearn_privacy.tradeoff.baseline"
+_OVERALL_GID = "sklearn_privacy.tradeoff.overall_front"
 _PARETO_LABEL = "Pareto front"
 _OVERALL_PARETO_LABEL = "Pareto front, all series"
 _CONSTRUCTOR_KEYS = (
@@ -171,8 +172,10 @@ class TradeoffDisplay:
     pareto_line_ : matplotlib Line2D, list of Line2D or None
         The Pareto staircase of each series with at least two points.
     overall_pareto_line_ : matplotlib Line2D or None
-        With several series: the Pareto staircase over all of them (the best
-        utility any series reaches at each leakage), or None.
+        With several series on the axes (this display's, or those of displays
+        drawn there before): the Pareto staircase over all of them (the best
+        utility any series reaches at each leakage), or None. A display drawn
+        later on the same axes replaces it with the front over all series.
     baseline_lines_ : dict of str to matplotlib Line2D
         The drawn baselines, by name.
     theory_lines_ : dict of str to matplotlib Line2D
@@ -278,7 +281,17 @@ class TradeoffDisplay:
         keys = list(dict.fromkeys(self.series.tolist()))
         return [(key, np.flatnonzero(self.series == key)) for key in keys]
 
-    def plot(self, ax=None, *, name=None, show_pareto=True, annotate=True, legend=True, **kwargs):
+    def plot(
+        self,
+        ax=None,
+        *,
+        name=None,
+        show_pareto=True,
+        overall_front=True,
+        annotate=True,
+        legend=True,
+        **kwargs,
+    ):
         """Draw the points, their error bars, Pareto fronts, baselines and theory.
 
         Parameters
@@ -293,8 +306,15 @@ class TradeoffDisplay:
             a string with several series prefixes each series name.
         show_pareto : bool, default=True
             Draw the Pareto front of each series as a staircase and, with
-            several series, the front over all of them (thick, grey): which
-            mechanism to pick at each leakage.
+            several series, the front over all of them (``overall_front``).
+        overall_front : bool, default=True
+            With ``show_pareto``, draw the Pareto front over every series on
+            the axes (thick, grey): this display's, and those of the displays
+            drawn there before it (one per mechanism, say, each from
+            :meth:`from_estimator`), which says which mechanism to pick at
+            each leakage. Each display drawn on the axes redraws it over all
+            of them; drawn while the axes hold at least two series. False
+            leaves the axes' front as it is.
         annotate : bool, default=True
             Label points with their knob value (``param_range``), beside the
             point on the side its curve leaves free when possible. A label
@@ -330,7 +350,7 @@ class TradeoffDisplay:
         >>> other = TradeoffDisplay([0.05, 0.2], [0.74, 0.79])
         >>> other = other.plot(ax=funnel.ax_, name="other")
         >>> [text.get_text() for text in other.ax_.get_legend().get_texts()]
-        ['funnel', 'other', 'Pareto front']
+        ['funnel', 'other', 'Pareto front', 'Pareto front, all series']
         >>> plt.close("all")
         """
         check_matplotlib_support(f"{type(self).__name__}.plot")
@@ -367,23 +387,11 @@ class TradeoffDisplay:
             line.set_gid(_SERIES_GID)
             lines.append(line)
             containers.append(container)
-            front = self._pareto(index)
-            if show_pareto and front.size > 1:
-                has_label = _PARETO_LABEL in ax.get_legend_handles_labels()[1]
-                x, y = _step_vertices(self.leakage[front], self.utility[front])
-                (step,) = ax.plot(
-                    x,
-                    y,
-                    linestyle="-",
-                    linewidth=1.0,
-                    color=line.get_color(),
-                    alpha=0.5,
-                    zorder=line.get_zorder() - 0.5,
-                    label="_nolegend_" if has_label else _PARETO_LABEL,
-                )
+            step = self._plot_series_pareto(ax, index, line) if show_pareto else None
+            if step is not None:
                 fronts.append(step)
         self.overall_pareto_line_ = (
-            self._plot_overall_pareto(ax) if show_pareto and len(groups) > 1 else None
+            self._plot_overall_pareto(ax) if show_pareto and overall_front else None
         )
         self.baseline_lines_ = self._plot_baselines(ax)
         self.theory_lines_ = self._plot_theory(ax)
@@ -431,14 +439,54 @@ class TradeoffDisplay:
             return [str(key) for key, _ in groups]
         return [f"{name}: {key}" for key, _ in groups]
 
+    def _plot_series_pareto(self, ax, index, line):
+        """The Pareto staircase of one series, in its colour (None below two points)."""
+        front = self._pareto(index)
+        if front.size <= 1:
+            return None
+        has_label = _PARETO_LABEL in ax.get_legend_handles_labels()[1]
+        x, y = _step_vertices(self.leakage[front], self.utility[front])
+        (step,) = ax.plot(
+            x,
+            y,
+            linestyle="-",
+            linewidth=1.0,
+            color=line.get_color(),
+            alpha=0.5,
+            zorder=line.get_zorder() - 0.5,
+            label="_nolegend_" if has_label else _PARETO_LABEL,
+        )
+        return step
+
     def _plot_overall_pareto(self, ax):
-        """The Pareto front across every series (None if it has a single point)."""
-        overall = self.pareto_indices()
+        """The Pareto front across every series on the axes, this display's and others'.
+
+        The front an earlier display drew there is replaced, so that one front
+        covers them all; None with a single series, or one point on the front.
+        """
+        for line in ax.get_lines():
+            if line.get_gid() == _OVERALL_GID:
+                line.remove()
+        series = [line for line in ax.get_lines() if line.get_gid() == _SERIES_GID]
+        if len(series) <= 1:
+            return None
+        leakage = np.concatenate([np.asarray(line.get_xdata(), float) for line in series])
+        utility = np.concatenate([np.asarray(line.get_ydata(), float) for line in series])
+        finite = np.isfinite(leakage) & np.isfinite(utility)
+        leakage, utility = leakage[finite], utility[finite]
+        overall = pareto_front(leakage, utility)
         if overall.size <= 1:
             return None
-        x, y = _step_vertices(self.leakage[overall], self.utility[overall])
+        x, y = _step_vertices(leakage[overall], utility[overall])
         (line,) = ax.plot(
-            x, y, color="0.3", linewidth=2.5, alpha=0.35, zorder=1.5, label=_OVERALL_PARETO_LABEL
+            x,
+            y,
+            color="0.3",
+            linewidth=2.5,
+            alpha=0.35,
+            zorder=1.5,
+            label=_OVERALL_PARETO_LABEL,
+            gid=_OVERALL_GID,
         )
         return line
 
@@ -612,8 +660,9 @@ class TradeoffDisplay:
             Axes to draw on.
         **kwargs
             Constructor parameters (``baselines``, ``theory``, ``leakage_name``,
-            ...) and :meth:`plot` parameters (``name``, ``show_pareto``, line
-            style). The axis names default to readable names of the scorers.
+            ...) and :meth:`plot` parameters (``name``, ``show_pareto``,
+            ``overall_front``, line style). The axis names default to readable
+            names of the scorers.
 
         Returns
         -------
@@ -730,7 +779,8 @@ class TradeoffDisplay:
             Constructor parameters (``leakage_name``, ``utility_name``: by
             default readable names of the scorers, such as "adversary
             accuracy" for an adversary scorer, else the key) and :meth:`plot`
-            parameters (``name``, ``show_pareto``, ``annotate``, line style).
+            parameters (``name``, ``show_pareto``, ``overall_front``, ``annotate``,
+            line style).
 
         Returns
         -------

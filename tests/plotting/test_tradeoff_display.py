@@ -150,7 +150,8 @@ def test_several_displays_on_one_axis(pyplot):
     assert len({line.get_marker() for line in lines}) == 3
     legend = first.ax_.get_legend()
     labels = [t.get_text() for t in legend.get_texts()]
-    assert labels == ["funnel", "convex", "PPAN", "Pareto front"]  # one front entry
+    # one entry for the fronts of the series, one for the front across them (issue 46)
+    assert labels == ["funnel", "convex", "PPAN", "Pareto front", "Pareto front, all series"]
     # the legend covers no data point
     fig = first.figure_
     fig.canvas.draw()
@@ -545,3 +546,35 @@ def test_several_series_draw_one_pareto_front_across_them(pyplot):
     assert TradeoffDisplay(leak, util).plot().overall_pareto_line_ is None
     hidden = TradeoffDisplay(leak, util, series=series).plot(show_pareto=False)
     assert hidden.overall_pareto_line_ is None
+
+
+def test_displays_drawn_on_one_axes_share_one_pareto_front_across_them(pyplot):
+    """Issue 46: one display per mechanism (from_estimator each), drawn on one axes, drew a
+    front per mechanism and none across them."""
+    from sklearn_privacy.model_selection import pareto_front
+
+    rng = np.random.default_rng(11)
+    points = {name: (rng.random(7), rng.random(7)) for name in ("funnel", "convex", "ppan")}
+    ax = None
+    for name, (leak, util) in points.items():
+        display = TradeoffDisplay(leak, util, estimator_name=name).plot(ax=ax)
+        ax = display.ax_
+    leak = np.concatenate([leak for leak, _ in points.values()])
+    util = np.concatenate([util for _, util in points.values()])
+    front = pareto_front(leak, util)  # over the union of the three displays' points
+    series = np.repeat(list(points), 7)
+    assert len(set(series[front])) > 1  # the front mixes mechanisms here
+    line = display.overall_pareto_line_
+    np.testing.assert_array_equal(line.get_xdata()[::2], leak[front])
+    np.testing.assert_array_equal(line.get_ydata()[::2], util[front])
+    np.testing.assert_array_equal(line.get_ydata()[1::2], util[front][:-1])  # the staircase
+    # one front on the axes: the ones the first displays drew were replaced
+    overall = [ln for ln in ax.get_lines() if ln.get_label() == "Pareto front, all series"]
+    assert overall == [line]
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert labels.count("Pareto front, all series") == 1
+    # overall_front=False: the display draws none (its own front stays)
+    solo = TradeoffDisplay(*points["funnel"]).plot()
+    other = TradeoffDisplay(*points["ppan"]).plot(ax=solo.ax_, overall_front=False)
+    assert other.overall_pareto_line_ is None and other.pareto_line_ is not None
+    assert "Pareto front, all series" not in [ln.get_label() for ln in solo.ax_.get_lines()]
