@@ -26,8 +26,12 @@ from sklearn_privacy.utils._sklearn_compat import Interval
 
 # Share of the GDP budget (of mu^2) that a private fit spends when fit_epsilon is None.
 _DEFAULT_FIT_SHARE = 0.25
-# Below this I(X;T) (nats) a release is all but pure noise: the fit warns.
-_NOISE_ONLY_RATE = 1e-6
+# Below this signal-to-noise ratio of the release (the variance of its signal, sum of
+# a_i^2 s_i, over that of its noise, sum of sigma_i^2) it is all but pure noise: the fit warns,
+# at any epsilon. On breast cancer (569 rows, standardised) at the defaults the ratio is 0.05-0.07
+# at epsilon 8 (release farther from X than 0.97 of X's variance) and 0.17-0.19 at epsilon 16;
+# before, only I(X;T) below 1e-6 nats (a ratio of about 2e-6) warned, and epsilon 8 said nothing.
+_NOISE_ONLY_SNR = 0.1
 # Below this share of the (model) variance explained, E||x - t||^2 >= 99 % of releasing the
 # mean, the release is all but a constant: the fit warns. On 559 rows of the Wisconsin data at
 # the defaults the fit kept one component scaled by 0.006 (I(X;T) above the rate threshold):
@@ -450,12 +454,16 @@ class L2CompressionDP(_GaussianMechanism):
                 np.trace(self.covariance_) if self.fit_data == "public" else self._private_fit.trace
             )
             explained = 1.0 - self.distortion_ / max(total, 1e-300)
-            if self.rate_ < _NOISE_ONLY_RATE or explained < _CONSTANT_SHARE:
+            signal = float(np.sum(self.scale_**2 * self.explained_variance_))
+            snr = signal / float(np.sum(self.noise_variance_))
+            if snr < _NOISE_ONLY_SNR or explained < _CONSTANT_SHARE:
                 self._note_cause(
                     f"the {knob} of this fit leaves the release almost pure noise (under the "
-                    f"Gaussian model, I(X;T) below {_NOISE_ONLY_RATE:g} nats or under "
-                    f"{_CONSTANT_SHARE:.0%} of the variance explained: see rate_ and "
-                    "distortion_), about the constant mean_",
+                    "Gaussian model, the variance of its noise is over "
+                    f"{1 / _NOISE_ONLY_SNR:g} times that of its signal, or under "
+                    f"{_CONSTANT_SHARE:.0%} of the variance explained: see scale_, "
+                    "explained_variance_, noise_variance_ and distortion_), about the constant "
+                    "mean_",
                     f"raise {knob}, or clip_radius closer to the data"
                     + (", or fit on more rows" if self.fit_data == "private" else ""),
                     DegenerateReleaseWarning,

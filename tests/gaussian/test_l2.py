@@ -10,8 +10,8 @@ from sklearn_privacy.gaussian import L2CompressionDP
 from sklearn_privacy.metrics import make_leakage_scorer
 from sklearn_privacy.theory import gaussian_rate_distortion, gaussian_rate_distortion_beta
 
-# DP fits here (solver and accounting checks at small budgets on few rows) release under 1 %
-# of the variance and warn "almost pure noise" (tested below, where the filter is lifted).
+# DP fits here (solver and accounting checks at small budgets on few rows) release mostly
+# noise and warn "almost pure noise" (tested below, where the filter is lifted).
 pytestmark = pytest.mark.filterwarnings(
     "ignore::sklearn_privacy.exceptions.DegenerateReleaseWarning"
 )
@@ -276,6 +276,45 @@ def test_a_release_that_keeps_the_signal_is_silent(data_home):
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         L2CompressionDP(epsilon=1000.0, fit_data="public").fit(X)
+
+
+def _release_snr(mech):
+    """The variance of the release's signal over that of its noise, from its fitted map."""
+    signal = np.sum(mech.scale_**2 * mech.explained_variance_)
+    return signal / np.sum(mech.noise_variance_)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_release_that_is_mostly_noise_warns_at_any_epsilon(seed):
+    """Issue 46: epsilon 8 on breast cancer (standardised) released mostly noise (relative
+    error 0.98) and said nothing, while epsilon 2 warned: the warning read I(X;T) below
+    1e-6 nats. It reads the release's signal-to-noise ratio now (below 0.1 warns).
+
+    Oracle: the realised relative error of the release, sum ||x - t||^2 over sum ||x - mean||^2
+    (0.98-1.00 at epsilon 8 in these fits; 0.05 at epsilon 1e4).
+    """
+    import warnings
+
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    X = StandardScaler().fit_transform(load_breast_cancer().data)
+
+    def fit(epsilon):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            mech = L2CompressionDP(epsilon=epsilon, random_state=seed).fit(X)
+        said = [w for w in caught if "almost pure noise" in str(w.message)]
+        error = np.sum((X - mech.transform(X)) ** 2) / np.sum((X - X.mean(axis=0)) ** 2)
+        return mech, said, error
+
+    noisy, said, error = fit(8.0)
+    assert error > 0.95 and _release_snr(noisy) < 0.08  # (0.049-0.066 over seeds 0-5)
+    assert said and said[0].filename == __file__
+    assert "the variance of its noise is over 10 times that of its signal" in str(said[0].message)
+    clear, said, error = fit(1e4)
+    assert error < 0.1 and _release_snr(clear) > 10
+    assert not said
 
 
 @pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0, 4.0, 10.0])
