@@ -19,7 +19,10 @@ class PrivacyLeakWarning(UserWarning):
     fixed integer ``random_state``: every mechanism fitted with that seed draws
     the same sequence of noises, so that two published releases from it can be
     subtracted to remove the noise. Fine for experiments; never publish two
-    releases made from one seed.
+    releases made from one seed. Raised too when a Gaussian mechanism that is
+    not calibrated to an epsilon of yours (``GaussianIBTransformer``, or
+    ``L2CompressionDP`` given ``beta``) reports an ``epsilon_`` above 20: a
+    guarantee that protects nobody.
 
     See Also
     --------

@@ -20,7 +20,11 @@ from sklearn_privacy._sensitive import (
 )
 from sklearn_privacy.dp import GaussianAccountant, gaussian_dp_mu
 from sklearn_privacy.dp.kernels import HISTOGRAM_SENSITIVITY, grid_sensitivity, rows_needed
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
+from sklearn_privacy.exceptions import (
+    DegenerateReleaseWarning,
+    PrivacyLeakWarning,
+    PrivateFitWarning,
+)
 from sklearn_privacy.gaussian._moments import (
     ArrayFitRows,
     DaskFitRows,
@@ -83,6 +87,11 @@ def check_scale_peaks(peak, name="X"):
 
 # More one-hot classes than this from numbers read off the rows: probably a score, warned.
 _MANY_CLASSES = 20
+# Above this epsilon_ (at delta_ 1e-5, mu 3.45) a guarantee protects nobody: the best test of
+# whether one person's row was used has power Phi(Phi^-1(0.01) + mu) = 0.87 at 1 % false
+# positives (0.37 at epsilon 10, 1.000 at 50). A fit that reports more without being
+# calibrated to an epsilon of the user's (the Gaussian funnel at its defaults: 1120) warns.
+_VACUOUS_EPSILON = 20.0
 
 
 class _GaussianMechanism(BaseMechanism):
@@ -536,6 +545,24 @@ class _GaussianMechanism(BaseMechanism):
         release = GaussianAccountant()
         release.spend("release", sensitivity=self.sensitivity_, sigma=1.0)
         self.release_epsilon_ = release.epsilon(self.delta_)
+        if self._target_epsilon() is None and self.epsilon_ > _VACUOUS_EPSILON:
+            self._warn_vacuous_epsilon()
+
+    def _warn_vacuous_epsilon(self):
+        """Say that ``epsilon_``, set by the map and not by a budget, protects nobody."""
+        knob = self.get_tradeoff_knob().name
+        warn_user(
+            f"{type(self).__name__}: epsilon_ is {self.epsilon_:.4g} at delta_={self.delta_:g}, "
+            f"above {_VACUOUS_EPSILON:g}: as differential privacy this protects nobody (at "
+            f"epsilon {_VACUOUS_EPSILON:g} the best test of whether one person's row was used "
+            "has 87 % power at 1 % false positives). Here epsilon_ follows from the map the "
+            f"fit chose and the clipping radius, not from a budget. To protect individuals, "
+            f"lower {knob}, give a smaller public clip_radius, or release with "
+            "L2CompressionDP(epsilon=...), which is calibrated to the epsilon you give; what "
+            "the release hides of S is leakage_ (nats), a separate measure.",
+            PrivacyLeakWarning,
+            cause=f"{type(self).__name__}: epsilon_ above {_VACUOUS_EPSILON:g} protects nobody",
+        )
 
     def _record_release(self):
         """Record one release in the ledger (``_release`` calls it)."""

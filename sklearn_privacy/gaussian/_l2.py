@@ -83,7 +83,8 @@ class L2CompressionDP(_GaussianMechanism):
         Give ``None`` when ``beta`` is given.
     beta : float or None, default=None
         Lagrange multiplier of the rate-distortion problem; ``epsilon`` must
-        then be ``None`` and ``epsilon_`` reports the guarantee reached.
+        then be ``None`` and ``epsilon_`` reports the guarantee reached (above
+        20 the fit warns ``PrivacyLeakWarning`` that it protects nobody).
     delta : float, default=1e-5
         Delta in (0, 1) of the whole guarantee.
     clip_radius : float or None, default=None

@@ -8,6 +8,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
 from sklearn_privacy.dp import gaussian_delta
+from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.gaussian import (
     GaussianIBTransformer,
     gaussian_information_bottleneck,
@@ -241,6 +242,9 @@ def test_auto_classes_warn_when_numbers_become_many_classes():
         GaussianIBTransformer(fit_data="public").fit(X, score)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        # (the guarantee of these public fits, epsilon_ about 1.6e4, is said to protect nobody:
+        # tested in test_an_epsilon_that_protects_nobody_is_said_so)
+        warnings.simplefilter("ignore", PrivacyLeakWarning)
         GaussianIBTransformer(fit_data="public", classes="continuous").fit(X, score)
         GaussianIBTransformer(fit_data="public").fit(X, score > 20)  # a label: silent
 
@@ -398,3 +402,53 @@ def test_a_private_bottleneck_releases_only_what_it_estimated():
         few = GaussianIBTransformer(fit_epsilon=0.05).fit(X[:20], y[:20])
     assert few.fallback_ == "zeros" and np.isnan(few.radius_) and np.isnan(few.distortion_)
     np.testing.assert_array_equal(few.transform(X[:3]), np.zeros((3, 1)))
+
+
+def test_an_epsilon_that_protects_nobody_is_said_so():
+    """Issue 46: the Gaussian funnel at its defaults reported epsilon_ in the hundreds or
+    thousands (1120 in the issue) and said nothing. Above 20 (mu 3.45 at delta 1e-5: the
+    best membership test has 87 % power at 1 % false positives) a fit that is not calibrated
+    to an epsilon of the user's warns PrivacyLeakWarning, with the remedies.
+    """
+    from scipy.stats import norm
+
+    from sklearn_privacy import L2CompressionDP
+    from sklearn_privacy.dp import gaussian_dp_mu
+
+    assert norm.cdf(norm.ppf(0.01) + gaussian_dp_mu(20.0, 1e-5)) == pytest.approx(0.87, abs=0.005)
+    rng = np.random.default_rng(0)  # the funnel of the user guide (gaussian.md)
+    cov = [[1, 0.2, 0.6, 0.1], [0.2, 1, 0.3, 0.5], [0.6, 0.3, 1, 0.4], [0.1, 0.5, 0.4, 1]]
+    Z = rng.multivariate_normal(np.zeros(4), cov, size=5000)
+
+    def said(make, *args):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            mech = make().fit(*args)
+        return mech, [w for w in caught if "protects nobody" in str(w.message)]
+
+    for fit_data, low in [("public", 400), ("private", 250)]:  # 469.5; 330 (its noise)
+        funnel, warned = said(
+            lambda fd=fit_data: GaussianIBTransformer(
+                objective="funnel", disclosure=1.0, sensitive=[0, 1], fit_data=fd
+            ),
+            Z,
+        )
+        assert funnel.epsilon_ > low
+        assert [w.category for w in warned] == [PrivacyLeakWarning]
+        assert warned[0].filename == __file__
+        text = str(warned[0].message)
+        assert f"epsilon_ is {funnel.epsilon_:.4g} at delta_=1e-05, above 20" in text
+        assert "lower disclosure, give a smaller public clip_radius" in text
+    # a guarantee that protects: silent
+    X = rng.normal(size=(1000, 3))
+    y = X[:, 0] + 0.5 * rng.normal(size=1000)
+    gib, warned = said(
+        lambda: GaussianIBTransformer(beta=1.3, fit_data="public", clip_radius=1.0), X, y
+    )
+    assert gib.epsilon_ == pytest.approx(4.66, abs=0.01) and not warned
+    # an epsilon the user asked for is theirs to choose, however large; a beta's is not
+    l2, warned = said(lambda: L2CompressionDP(epsilon=50.0, fit_data="public"), X)
+    assert l2.epsilon_ == 50.0 and not warned
+    l2, warned = said(lambda: L2CompressionDP(epsilon=None, beta=100.0, fit_data="public"), X)
+    assert l2.epsilon_ > 20 and [w.category for w in warned] == [PrivacyLeakWarning]
+    assert "lower beta" in str(warned[0].message)
