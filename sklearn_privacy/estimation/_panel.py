@@ -275,6 +275,7 @@ def panel_estimate(
     adversaries=None,
     n_jobs=None,
     verbose=0,
+    verbose_prefix="[leakage]",
     attribute=False,
     label="",
     corrected=True,
@@ -299,6 +300,8 @@ def panel_estimate(
         Members' folds fitted side by side on this many threads.
     verbose : int, default=0
         Print a line per member with its time.
+    verbose_prefix : str, default="[leakage]"
+        The start of each printed line (a scorer names its call there).
     attribute : bool, default=False
         Break the leakage down by column (:attr:`LeakageEstimate.columns`).
     label : str, default=""
@@ -335,9 +338,12 @@ def panel_estimate(
     if verbose:
         for name, value in estimates.items():
             base = name[: len(name) - len(label)] if label else name
-            print(f"[leakage] {name}: {round(value, 4) + 0.0:.4f} nats in {seconds[base]:.2f} s")
+            print(
+                f"{verbose_prefix} {name}: {round(value, 4) + 0.0:.4f} nats in "
+                f"{seconds[base]:.2f} s"
+            )
         for name, why in left_out.items():
-            print(f"[leakage] {name}{label}: left out, {why}")
+            print(f"{verbose_prefix} {name}{label}: left out, {why}")
     best = max(estimates, key=estimates.get)
     columns, columns_by = {}, ""
     readers = [name for name in heldout if name != "table"]

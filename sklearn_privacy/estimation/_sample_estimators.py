@@ -157,6 +157,7 @@ def estimate_leakage(
     adversaries=None,
     n_jobs=None,
     verbose=0,
+    verbose_prefix="[leakage]",
     attribute=False,
 ):
     """The :class:`LeakageEstimate` of ``I(S; release)`` by one estimator (the panel for "auto").
@@ -182,6 +183,8 @@ def estimate_leakage(
         Threads for the panel's members (joblib's meaning; None: 1).
     verbose : int, default=0
         Print a line per member of the panel with its time.
+    verbose_prefix : str, default="[leakage]"
+        The start of each printed line (a scorer names its call there).
     attribute : bool, default=False
         Break the panel's leakage down by release column.
 
@@ -232,6 +235,7 @@ def estimate_leakage(
         "adversaries": dict(adversaries or {}),
         "n_jobs": n_jobs,
         "verbose": verbose,
+        "verbose_prefix": verbose_prefix,
         "attribute": attribute,
     }
     # The held-out adversaries are small models: extra BLAS, OpenMP or torch threads only
@@ -331,7 +335,7 @@ def _continuous_panel(sensitive, view, options):
         )
         if options["verbose"]:
             print(
-                f"[leakage] knn (continuous S): {estimates['knn']:.4f} nats in "
+                f"{options['verbose_prefix']} knn (continuous S): {estimates['knn']:.4f} nats in "
                 f"{time.perf_counter() - start:.2f} s"
             )
     winner = max(estimates, key=estimates.get)

@@ -188,4 +188,4 @@ def test_the_scorer_and_ppan_pass_the_users_adversaries_on(capsys):
     ).fit(X)
     assert "[leakage] mine" in capsys.readouterr().out
     scorer(mech, X)
-    assert "[leakage] mine" in capsys.readouterr().out
+    assert "[leakage scorer, call 1, 200 rows] mine: " in capsys.readouterr().out

@@ -230,6 +230,51 @@ def test_the_scorer_base_is_abstract():
         _MechanismScorer(-1, {})
 
 
+def test_verbose_leakage_scorer_names_the_call_and_fold_of_each_line(capsys):
+    """Before: every fold printed ``[leakage] logistic: ...``, nothing told the folds apart."""
+    rng = np.random.default_rng(0)
+    n = 160  # folds of 54, 53 and 53 rows
+    s = rng.integers(0, 2, n)
+    x = np.where(rng.random(n) < 0.8, s, 1 - s) + 2 * rng.integers(0, 2, n)
+    X = pd.DataFrame({"s": s, "x": x}, index=np.arange(100, 100 + n))
+    res = cross_validate(
+        _pipe(RandomizedResponse(flip=0.2, sensitive=["s"], random_state=0)),
+        X,
+        (x >= 2).astype(int),
+        cv=KFold(3),
+        scoring={"leakage": make_leakage_scorer(verbose=1)},
+        error_score="raise",
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert all(line.startswith("[leakage scorer, call ") for line in lines), lines
+    folds = [test for _, test in KFold(3).split(X)]
+    labels = set()
+    for call, (test, score) in enumerate(zip(folds, res["test_leakage"]), start=1):
+        label = f"[leakage scorer, call {call}, {test.size} rows, index "
+        label += f"{X.index[test[0]]} ... {X.index[test[-1]]}]"
+        mine = [line for line in lines if line.startswith(f"{label} ")]
+        assert any(" nats in " in line for line in mine[:-1]), lines  # the panel's members
+        assert mine[-1].startswith(f"{label} score {score:.4f} in "), lines
+        labels.add(label)
+    assert len(labels) == 3
+
+
+def test_a_verbose_scorer_copy_counts_on_from_its_own_number(discrete_data, capsys):
+    """A search on processes pickles the scorer (its lock does not pickle); see the docstring."""
+    import copy
+    import pickle
+
+    s, x, _ = discrete_data
+    mech = RandomizedResponse(flip=0.0).fit(x.reshape(-1, 1), sensitive=s)
+    scorer = make_leakage_scorer(estimator="plugin", verbose=1)
+    scorer(mech, x.reshape(-1, 1), sensitive=s)
+    for twin in (pickle.loads(pickle.dumps(scorer)), copy.deepcopy(scorer)):
+        twin(mech, x.reshape(-1, 1), sensitive=s)
+    scorer(mech, x.reshape(-1, 1), sensitive=s)
+    calls = [line.split(",")[1] for line in capsys.readouterr().out.splitlines()]
+    assert calls == [" call 1", " call 2", " call 2", " call 2"]
+
+
 def test_scorer_repr():
     assert repr(make_leakage_scorer()) == (
         "make_leakage_scorer(estimator='auto', n_neighbors=5, n_splits=5, n_shuffles=0, "
