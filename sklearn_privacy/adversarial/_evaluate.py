@@ -87,7 +87,9 @@ def fresh_leakage(bound, release, s, *, adversaries=None, verbose=0):
     return fresh, max(bound, fresh if np.isfinite(fresh) else 0.0, 0.0)
 
 
-def operating_point(net, inputs, X, data, noise, *, release, activation, fresh=None):
+def operating_point(
+    net, inputs, X, data, noise, *, release, activation, fresh=None, held_out_log_q=None
+):
     """The operating point on the fit rows.
 
     Parameters
@@ -103,6 +105,10 @@ def operating_point(net, inputs, X, data, noise, *, release, activation, fresh=N
     activation : str
     fresh : dict, default=None
         Options of the fresh estimate (``adversaries``, ``verbose``).
+    held_out_log_q : float, default=None
+        ``E log Q(S|Z)`` of the net's adversary on releases of fit rows it was not trained
+        on (``training="best_response"``); the bound is ``H(S)`` plus it, instead of the
+        adversary's bound on every fit row.
 
     Returns
     -------
@@ -124,7 +130,8 @@ def operating_point(net, inputs, X, data, noise, *, release, activation, fresh=N
         if weights.shape[0] == 1:
             weights = np.broadcast_to(weights, log_q.shape)
     p = inputs.row_probabilities(n)
-    bound = float(sens.entropy + p @ np.sum(weights * log_q, axis=1))
+    log_q_mean = p @ np.sum(weights * log_q, axis=1) if held_out_log_q is None else held_out_log_q
+    bound = float(sens.entropy + log_q_mean)
     distortion = float(p @ np.sum(weights * dist, axis=1))
     if release == "categorical":
         k = weights.shape[1]

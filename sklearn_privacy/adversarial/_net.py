@@ -161,6 +161,10 @@ class PPANNet(NeuralNet):
     def initialize(self):
         super().initialize()
         self.multiplier_ = 0.0
+        # frozen adversaries of earlier fresh rounds (training="best_response"): the mechanism
+        # is trained against the best of them and the co-trained one
+        self.frozen_adversaries_ = []
+        self.game_start_ = 0  # the epoch the current set of adversaries began
         return self
 
     def initialize_module(self):
@@ -281,6 +285,11 @@ class PPANNet(NeuralNet):
         self.optimizer_.zero_grad()
         log_q, dist, weights, seen = self.terms(Xi)
         privacy, distortion, penalty = self.loss_terms(log_q, dist, weights, Xi)
+        for frozen in self.frozen_adversaries_:
+            # the largest of the lower bounds E log Q(S|Z) + H(S): the mechanism hides S
+            # from every adversary found so far, not only from the one it trains beside
+            other = self.batch_mean((weights * frozen.log_prob(seen, Xi["s"])).sum(-1), Xi)
+            privacy = torch.maximum(privacy, other)
         loss = privacy + penalty
         if self.discriminator is not None and self.gamma > 0:
             fake = self.discriminator_(seen)

@@ -4,7 +4,7 @@ Why and its measurements: "PPAN converges by itself" in ``docs/design.md``.
 """
 
 import numpy as np
-from skorch.callbacks import Callback
+from skorch.callbacks import Callback, PrintLog
 
 __all__ = ["SaddleConvergence"]
 
@@ -49,7 +49,9 @@ class SaddleConvergence(Callback):
     def on_epoch_end(self, net, **kwargs):
         w = self.n_iter_no_change
         history = net.history
-        if len(history) < 2 * w:
+        # after a fresh adversary joined (training="best_response"), two whole windows of
+        # the new game: the epochs before it belong to another objective
+        if len(history) - net.game_start_ < 2 * w:
             return
         t = np.arange(2 * w, dtype=float)
         t -= t.mean()
@@ -73,6 +75,11 @@ class SaddleConvergence(Callback):
         if settled:
             self.converged_ = True
             history.record("converged", True)
+            # skorch runs its PrintLog after every other callback, so the epoch that stops
+            # training would be missing from the printed table: print it first
+            for _, callback in net.callbacks_:
+                if isinstance(callback, PrintLog):
+                    callback.on_epoch_end(net, **kwargs)
             raise KeyboardInterrupt  # skorch's way to end fit_loop (as EarlyStopping does)
 
     @staticmethod

@@ -903,3 +903,17 @@ def test_epoch_table_is_plain_text_off_a_terminal(capsys):
     table = [line for line in out.splitlines() if not line.startswith("[leakage]")]
     assert "train_loss" in out and len(table) == 5  # header, rule, 3 epochs
     assert "\x1b[" not in out
+
+
+def test_epoch_table_has_a_row_for_every_epoch_when_the_rule_stops(capsys):
+    # issue 46: the stopping rule ended training before skorch's PrintLog (always the last
+    # callback) printed the last epoch, one row short of n_iter_
+    s = np.random.default_rng(0).integers(0, 2, 200)
+    X = np.c_[s, np.random.default_rng(1).normal(size=(200, 2))]
+    mech = PPANTransformer(
+        sensitive=[0], release="gaussian", training="paper", verbose=1, random_state=0
+    ).fit(X)
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert mech.converged_ and len(rows) == mech.n_iter_
+    assert [int(r.split()[0]) for r in rows] == list(range(1, mech.n_iter_ + 1))
