@@ -44,6 +44,7 @@ def cross_entropy(X, Z):
 def fit_one(lam, gamma, Xa, sa, Xb, sb, args, seed):
     t0 = time.perf_counter()
     mech = PPANTransformer(
+        training="paper",  # the paper's algorithm (issue 45: the default adds rounds)
         lam=lam,
         distortion="cross_entropy",
         release="gaussian",

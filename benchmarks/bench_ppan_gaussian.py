@@ -95,6 +95,7 @@ def fit_point(model, observation, budget, lam, n_noise, hidden, args, seeds):
     full = observation == "full"
     X, X_t = (np.c_[s, u], np.c_[s_t, u_t]) if full else (u, u_t)
     mech = PPANTransformer(
+        training="paper",  # the paper's algorithm (issue 45: the default adds rounds)
         max_distortion=float(budget),
         lam=lam,
         release=args.release,

@@ -127,6 +127,7 @@ def main():
     rows, grid = [], {}
     for lam in [float(v) for v in args.lams.split(",")]:
         mech = PPANTransformer(
+            training="paper",  # the paper's algorithm (issue 45: the default adds rounds)
             lam=lam,
             distortion="cross_entropy",
             release="universal",
