@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_array, validate_data
 
 from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.utils._sklearn_compat import _is_arraylike_not_scalar
+from sklearn_privacy.utils._symbols import encode_rows
 from sklearn_privacy.utils._validation import (
     check_categorical_values,
     check_category_counts,
@@ -195,15 +196,6 @@ def check_how_s_came(mechanism, *, as_columns, as_metadata):
         )
 
 
-def _codes(values):
-    """Codes of ``values`` (a 1-D array of any dtype) by their distinct values, or None when
-    they cannot be ordered (mixed types)."""
-    try:
-        return np.unique(values, return_inverse=True)[1].ravel()
-    except TypeError:
-        return None
-
-
 def warn_if_released_column_is_s(mechanism, X_release, S):
     """Warn when a column that ``mechanism`` releases holds S itself (given as metadata).
 
@@ -211,15 +203,12 @@ def warn_if_released_column_is_s(mechanism, X_release, S):
     of the other: ``"Male"`` for 1) is released merged with the others, while the user
     meant S to be hidden: S routed as ``fit(..., sensitive=S)`` but left in X.
     """
-    S = np.asarray(S)
-    s_codes = _codes(S if S.ndim == 1 else [tuple(row) for row in S.reshape(len(S), -1)])
-    if s_codes is None:
-        return
-    n_s = s_codes.max() + 1
+    s_codes, s_symbols = encode_rows(S, name="sensitive")
+    n_s = len(s_symbols)
     names = getattr(mechanism, "feature_names_in_", None)
     for k, j in enumerate(mechanism.release_columns_):
-        x_codes = _codes(np.asarray(X_release[:, k]))
-        if x_codes is None or x_codes.max() + 1 != n_s:
+        x_codes, x_symbols = encode_rows(np.asarray(X_release)[:, k], name="X")
+        if len(x_symbols) != n_s:
             continue
         if np.unique(x_codes * n_s + s_codes).size == n_s:
             label = repr(str(names[j])) if names is not None else int(j)
