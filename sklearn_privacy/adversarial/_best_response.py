@@ -141,8 +141,14 @@ def _train_one(net, params, fit, held_out, held_view):
 
 def _held_out_distortion(net, held_out):
     with torch.no_grad():
-        log_q, dist, weights, _ = net.terms(held_out)
+        _, dist, weights, _ = net.terms(held_out)
         return float(net.batch_mean((weights * dist).sum(-1), held_out))
+
+
+def _halves(tensors, n, rng, device):
+    """The training arrays split in two random halves (fit, held out)."""
+    order = torch.as_tensor(rng.permutation(n), device=device)
+    return _subset(tensors, order[: n // 2]), _subset(tensors, order[n // 2 :])
 
 
 def train_in_rounds(net, dataset, data, *, max_rounds, tol, rng):
@@ -185,8 +191,7 @@ def train_in_rounds(net, dataset, data, *, max_rounds, tol, rng):
     n = len(next(iter(tensors.values())))
     rounds, kept = [], []
     for r in range(max_rounds + 1):
-        order = torch.as_tensor(rng.permutation(n), device=net.device)
-        fit, held = _subset(tensors, order[: n // 2]), _subset(tensors, order[n // 2 :])
+        fit, held = _halves(tensors, n, rng, net.device)
         adversary, fresh, (seen, weights) = train_fresh_adversary(net, fit, held)
         with torch.no_grad():
             co_trained = max(
@@ -207,9 +212,7 @@ def train_in_rounds(net, dataset, data, *, max_rounds, tol, rng):
     net.frozen_adversaries_ = []
     # The choice read the rounds' held-out bounds, the lowest of several noisy reads: the
     # bound reported is a new one, of a fresh adversary on a new split.
-    order = torch.as_tensor(rng.permutation(n), device=net.device)
-    fit, held = _subset(tensors, order[: n // 2]), _subset(tensors, order[n // 2 :])
-    adversary, held_out_log_q, _ = train_fresh_adversary(net, fit, held)
+    adversary, held_out_log_q, _ = train_fresh_adversary(net, *_halves(tensors, n, rng, net.device))
     net.adversary_ = adversary
     args, kwargs = net.get_params_for_optimizer("adversary_optimizer", adversary.named_parameters())
     net.adversary_optimizer_ = net.adversary_optimizer(*args, **kwargs)
