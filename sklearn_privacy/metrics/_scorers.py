@@ -575,11 +575,9 @@ def make_leakage_scorer(
         estimate and its time (see :func:`leakage_score`; one ``exact`` line
         where the leakage is exact), then the call's score and time. Every
         line starts with where it comes from, as scikit-learn does not tell a
-        scorer which fold or candidate it scores::
-
-            [leakage scorer, call 2, 100 rows] logistic: 0.0109 nats in 0.19 s
-            [leakage scorer, call 2, 100 rows] score -0.0967 in 0.51 s
-
+        scorer which fold or candidate it scores: for example
+        ``[leakage scorer, call 2, 100 rows] logistic: 0.0109 nats in 0.19 s``,
+        then ``[leakage scorer, call 2, 100 rows] score -0.0967 in 0.51 s``.
         ``call 2``: this scorer object's second call since it was made (one
         count per object, kept across searches). ``100 rows``: the size of the
         scored fold. With a pandas DataFrame ``X``, ``index a ... b`` follows:
