@@ -206,8 +206,9 @@ def warn_if_released_column_is_s(mechanism, X_release, S):
     s_codes, s_symbols = encode_rows(S, name="sensitive")
     n_s = len(s_symbols)
     names = getattr(mechanism, "feature_names_in_", None)
+    X_release = np.asarray(X_release)
     for k, j in enumerate(mechanism.release_columns_):
-        x_codes, x_symbols = encode_rows(np.asarray(X_release)[:, k], name="X")
+        x_codes, x_symbols = encode_rows(X_release[:, k], name="X")
         if len(x_symbols) != n_s:
             continue
         if np.unique(x_codes * n_s + s_codes).size == n_s:

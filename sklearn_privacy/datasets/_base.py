@@ -208,21 +208,18 @@ def _hash_file(path, algorithm="sha256"):
     """Hex digest of the file at ``path``, read in chunks.
 
     With ``GUNZIPPED_SHA256`` the SHA-256 of its gzip-decompressed content; a file that
-    does not decompress gets a digest that matches nothing (``"not gzip data: ..."``).
+    does not decompress gets a digest that matches nothing (``"not gzip data (...)"``).
     """
-    if algorithm == GUNZIPPED_SHA256:
-        h = hashlib.sha256()
-        try:
-            with gzip.open(path, "rb") as f:
-                for chunk in iter(lambda: f.read(_CHUNK), b""):
-                    h.update(chunk)
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            return f"not gzip data ({type(exc).__name__}: {exc})"
-        return h.hexdigest()
-    h = hashlib.new(algorithm)
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(_CHUNK), b""):
-            h.update(chunk)
+    gunzipped = algorithm == GUNZIPPED_SHA256
+    h = hashlib.new("sha256" if gunzipped else algorithm)
+    try:
+        with (gzip.open if gunzipped else open)(path, "rb") as f:
+            for chunk in iter(lambda: f.read(_CHUNK), b""):
+                h.update(chunk)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        if not gunzipped:
+            raise
+        return f"not gzip data ({type(exc).__name__}: {exc})"
     return h.hexdigest()
 
 
