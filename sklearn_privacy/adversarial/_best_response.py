@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from sklearn_privacy.adversarial._settings import budget_slack
+
 __all__ = ["FreshRound", "train_fresh_adversary", "train_in_rounds"]
 
 # Full-batch Adam steps of a fresh adversary, checked on the held-out half every _EVERY steps;
@@ -225,7 +227,7 @@ def _chosen_round(net, rounds):
     distortion = np.array([r.distortion for r in rounds])
     if net.max_distortion is None:
         return int(np.argmin(fresh + net.lam * distortion))
-    slack = 0.02 * net.max_distortion + 0.005 * net.distortion_scale
+    slack = budget_slack(net.max_distortion, net.distortion_scale)
     within = distortion <= net.max_distortion + slack
     if not within.any():
         return int(np.argmin(distortion))

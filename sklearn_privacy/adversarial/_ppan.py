@@ -21,7 +21,7 @@ from sklearn_privacy.adversarial._inputs import (
     map_label_columns,
     sensitive_is_discrete,
 )
-from sklearn_privacy.adversarial._settings import PPANSettings
+from sklearn_privacy.adversarial._settings import PPANSettings, budget_slack
 from sklearn_privacy.exceptions import DegenerateReleaseWarning
 from sklearn_privacy.utils import TradeoffKnob, is_continuous, warn_user
 from sklearn_privacy.utils._docstring import Substitution
@@ -632,7 +632,7 @@ class PPANTransformer(BaseMechanism):
     def _warn_budget_missed(self, scale, n_features):
         """``ConvergenceWarning`` when ``distortion_`` ends above ``max_distortion``."""
         budget = self.max_distortion
-        if budget is None or self.distortion_ <= budget + 0.02 * budget + 0.005 * scale:
+        if budget is None or self.distortion_ <= budget + budget_slack(budget, scale):
             return
         unit = {
             "hamming": "the fraction of released columns changed, per row",

@@ -5,7 +5,7 @@
 
 from dataclasses import dataclass
 
-__all__ = ["PPANSettings"]
+__all__ = ["PPANSettings", "budget_slack"]
 
 # "auto" settings, by measurement (benchmarks/bench_ppan_symmetric_pair.py): the first
 # exponentiated-gradient step of the exact steps (adapted by backtracking), and Adam's
@@ -147,6 +147,12 @@ class PPANSettings:
             verbose=est.verbose,
             device=device,
         )
+
+
+def budget_slack(budget, scale):
+    """How far above ``budget`` a distortion still meets it: 2 % plus 0.005 of the
+    distortion's ``scale`` (the missed-budget warning, the stopping rule, the rounds' choice)."""
+    return 0.02 * budget + 0.005 * scale
 
 
 def resolve_activation(activation, distortion, n_features):

@@ -6,6 +6,8 @@ Why and its measurements: "PPAN converges by itself" in ``docs/design.md``.
 import numpy as np
 from skorch.callbacks import Callback, PrintLog
 
+from sklearn_privacy.adversarial._settings import budget_slack
+
 __all__ = ["SaddleConvergence"]
 
 _MONITORED = ("train_loss", "adversary_loss")
@@ -94,7 +96,7 @@ class SaddleConvergence(Callback):
         if budget is None:
             return True
         distortion = float(np.mean(history[-w:, "train_distortion"]))
-        slack = 0.02 * budget + 0.005 * net.distortion_scale
+        slack = budget_slack(budget, net.distortion_scale)
         if distortion > budget + 0.5 * slack:  # half: the final evaluation draws afresh
             return False
         return net.multiplier_ == 0.0 or distortion >= budget - slack
