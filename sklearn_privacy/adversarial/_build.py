@@ -143,7 +143,13 @@ def build_net(settings, inputs, n_samples):
     params.update({f"criterion__{key}": v for key, v in criterion_kw.items()})
     if settings.gamma > 0:
         discriminator = M.Discriminator
-        params.update({"discriminator__n_in": d, "discriminator__activation": settings.activation})
+        params.update(
+            {
+                "discriminator__n_in": d,
+                "discriminator__hidden": settings.discriminator_hidden,
+                "discriminator__activation": settings.activation,
+            }
+        )
         params["discriminator_optimizer__lr"] = settings.adversary_lr
     return PPANNet(
         mech,

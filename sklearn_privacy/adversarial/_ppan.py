@@ -147,6 +147,10 @@ class PPANTransformer(BaseMechanism):
     gamma : float, default=0.0
         Weight of a realism discriminator that tells releases from real rows
         (eq. 10); 0 trains none. Continuous releases only.
+    discriminator_hidden_layer_sizes : tuple of int, default=(64,)
+        Hidden layer sizes of the discriminator (``gamma > 0``), with the
+        hidden activation of the other networks. The paper's MNIST
+        experiment uses one layer of 500 units (sec. 3.3).
     adversary_steps : int, default=1
         Adversary updates before each mechanism update (k). Exact steps set
         the adversary to its maximiser instead.
@@ -373,6 +377,7 @@ class PPANTransformer(BaseMechanism):
         "n_noise": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="left")],
+        "discriminator_hidden_layer_sizes": [tuple, list],
         "adversary_steps": [Interval(Integral, 1, None, closed="left")],
         "training": [StrOptions({"best_response", "paper"})],
         "max_rounds": [Interval(Integral, 0, None, closed="left")],
@@ -403,6 +408,7 @@ class PPANTransformer(BaseMechanism):
         n_noise=8,
         n_components=3,
         gamma=0.0,
+        discriminator_hidden_layer_sizes=(64,),
         adversary_steps=1,
         training="best_response",
         max_rounds=5,
@@ -432,6 +438,7 @@ class PPANTransformer(BaseMechanism):
         self.n_noise = n_noise
         self.n_components = n_components
         self.gamma = gamma
+        self.discriminator_hidden_layer_sizes = discriminator_hidden_layer_sizes
         self.adversary_steps = adversary_steps
         self.training = training
         self.max_rounds = max_rounds
@@ -489,6 +496,13 @@ class PPANTransformer(BaseMechanism):
             )
         self._choose_release(X, y)
         self._check_images(X)
+        for name in ("hidden_layer_sizes", "discriminator_hidden_layer_sizes"):
+            sizes = getattr(self, name)
+            if not all(isinstance(k, Integral) and k >= 1 for k in sizes):
+                raise ValueError(
+                    f"The '{name}' parameter of PPANTransformer must hold positive integers "
+                    f"(units of each hidden layer). Got {sizes!r} instead."
+                )
 
     def _initialize_inputs(self, X, S, sample_weight, device):
         """The encoded inputs and the resolved settings; sets the records and ``activation_``."""

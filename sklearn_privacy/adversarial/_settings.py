@@ -50,6 +50,8 @@ class PPANSettings:
         columns for squared error (when positive), else 1.
     lam, max_distortion, gamma, adversary_steps
         As the estimator's parameters.
+    discriminator_hidden : tuple of int
+        The discriminator's hidden layer sizes (``gamma > 0``).
     lr, adversary_lr : float
         The mechanism's and the adversary's (and discriminator's) learning rates.
     max_epochs : int
@@ -73,6 +75,7 @@ class PPANSettings:
     lam: float
     max_distortion: object
     gamma: float
+    discriminator_hidden: tuple
     adversary_steps: int
     lr: float
     adversary_lr: float
@@ -131,6 +134,7 @@ class PPANSettings:
             lam=est.lam,
             max_distortion=est.max_distortion,
             gamma=est.gamma,
+            discriminator_hidden=tuple(est.discriminator_hidden_layer_sizes),
             adversary_steps=est.adversary_steps,
             lr=lr,
             adversary_lr=lr if est.adversary_lr is None else est.adversary_lr,

@@ -917,3 +917,22 @@ def test_epoch_table_has_a_row_for_every_epoch_when_the_rule_stops(capsys):
     rows = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
     assert mech.converged_ and len(rows) == mech.n_iter_
     assert [int(r.split()[0]) for r in rows] == list(range(1, mech.n_iter_ + 1))
+
+
+def test_discriminator_layer_sizes_shape_the_discriminator_and_are_checked():
+    # the paper's MNIST discriminator has one hidden layer of 500 units (sec. 3.3); the
+    # width is the user's, and layer sizes that are not positive integers name the parameter
+    rng = np.random.default_rng(0)
+    X = rng.random((200, 6))
+    s = (X[:, 0] > 0.5).astype(int)
+    params = dict(gamma=1.0, max_epochs=2, tol=None, training="paper", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = PPANTransformer(discriminator_hidden_layer_sizes=(7, 5), **params).fit(
+            X, sensitive=s
+        )
+    shapes = [tuple(p.shape) for p in est.net_.discriminator_.parameters()]
+    assert shapes == [(7, 6), (7,), (5, 7), (5,), (1, 5), (1,)]
+    for name, bad in [("discriminator_hidden_layer_sizes", (0,)), ("hidden_layer_sizes", (4, 2.5))]:
+        with pytest.raises(ValueError, match=f"'{name}' parameter .* positive integers"):
+            PPANTransformer(**{name: bad}, **params).fit(X, sensitive=s)
