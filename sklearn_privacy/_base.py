@@ -7,7 +7,9 @@ collections are fitted and released by the functions of ``_lazy``.
 
 import copy
 from abc import ABCMeta, abstractmethod
+from dataclasses import dataclass
 from numbers import Integral
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -34,7 +36,7 @@ from sklearn_privacy.utils._sklearn_compat import (
 )
 from sklearn_privacy.utils._validation import check_sensitive
 
-__all__ = ["BaseMechanism"]
+__all__ = ["AuditPlan", "AuditProtocol", "BaseMechanism", "PrivacyClaim"]
 
 
 class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
@@ -431,3 +433,120 @@ class BaseMechanism(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             tags.input_tags.categorical = True
             tags.input_tags.string = True
         return tags
+
+
+# ------------------------------------------------------------ the audit protocol
+@dataclass(frozen=True)
+class PrivacyClaim:
+    r"""What a fitted estimator's ledger claims: the answer of ``audit_claim()``.
+
+    Part of the :class:`AuditProtocol`: :func:`~sklearn_privacy.audit.audit_privacy`
+    compares its lower bounds with it.
+
+    Attributes
+    ----------
+    epsilon, delta : float
+        The differential-privacy guarantee of everything the estimator has
+        published (its fitted attributes and its releases so far).
+    mu : float, default=nan
+        The Gaussian-DP :math:`\mu` of the same, when the ledger has one.
+
+    See Also
+    --------
+    AuditProtocol : The methods an audit asks of an estimator.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.base import PrivacyClaim
+    >>> PrivacyClaim(epsilon=2.0, delta=1e-5, mu=0.5).mu
+    0.5
+    """
+
+    epsilon: float
+    delta: float
+    mu: float = float("nan")
+
+
+@dataclass(frozen=True)
+class AuditPlan:
+    """How an audit builds the neighbour D' of an estimator: the answer of ``audit_plan(X)``.
+
+    Part of the :class:`AuditProtocol`; every field has a default, the plan
+    of an estimator that does not answer ``audit_plan``.
+
+    Attributes
+    ----------
+    columns : tuple of int or None, default=None
+        Positions of the columns of ``X`` the audit's canary may move (not
+        those read as S or as a target); None: every column.
+    direction : ndarray of shape (len(columns),) or None, default=None
+        The direction, over ``columns``, in which one row moves the release
+        most; None: the rows' first principal direction.
+    person_weight : float, default=1.0
+        The weight of one person, the unit of ``neighbour="replace-unit"``.
+    private_fit : bool, default=True
+        Whether the ledger covers the fit. False when the fit data are declared
+        public: the audit then fits on D in both worlds, and only the release of
+        the changed row differs.
+
+    See Also
+    --------
+    AuditProtocol : The methods an audit asks of an estimator.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.base import AuditPlan
+    >>> AuditPlan().private_fit, AuditPlan(person_weight=4.0).person_weight
+    (True, 4.0)
+    """
+
+    columns: tuple | None = None
+    direction: object = None
+    person_weight: float = 1.0
+    private_fit: bool = True
+
+
+@runtime_checkable
+class AuditProtocol(Protocol):
+    """What :func:`~sklearn_privacy.audit.audit_privacy` asks of a differentially private estimator.
+
+    An estimator with a method ``audit_claim`` keeps a ledger, and the audit
+    tests its claim by fitting it on neighbouring data; any other is audited
+    by the leakage of S from its release. The audit asks only these methods
+    (never an attribute or a class of a family), so an estimator written
+    outside this package, a user's or a wrapper of another DP library, is
+    audited as this library's mechanisms are (they answer through a mixin,
+    ``gaussian/_audit_protocol.py``). Only ``audit_claim`` is required; the
+    audit falls back on the defaults said below when the others are missing.
+
+    ``audit_claim()``
+        Of the fitted estimator, after the audit's release: a
+        :class:`PrivacyClaim` (or a tuple ``(epsilon, delta)`` or
+        ``(epsilon, delta, mu)``) of everything it has published.
+    ``audit_statistic(release)``
+        Of the fitted estimator: a 1-D array of numbers read from its release
+        of the changed row, the audit's default distinguisher (a release in
+        coordinates a fit may flip is read back where the flip cancels).
+        Default: the release, flattened.
+    ``audit_plan(X, y=None, *, sensitive=None, sample_weight=None)``
+        Of the unfitted estimator: an :class:`AuditPlan` of how D' is made
+        from D and fitted. ``X`` is None when the estimator ends a pipeline
+        (its input is not D's columns): then only ``person_weight`` and
+        ``private_fit`` are read. Default: ``AuditPlan()``.
+
+    See Also
+    --------
+    sklearn_privacy.audit.audit_privacy : The audit that asks these methods.
+
+    Examples
+    --------
+    >>> from sklearn_privacy.base import AuditProtocol, PrivacyClaim
+    >>> class Ledger:
+    ...     def audit_claim(self):
+    ...         return PrivacyClaim(1.0, 1e-5)
+    >>> isinstance(Ledger(), AuditProtocol)
+    True
+    """
+
+    def audit_claim(self):
+        """The ledger's claim, a :class:`PrivacyClaim`."""

@@ -10,6 +10,7 @@ from sklearn_privacy._sensitive import sensitive_positions
 from sklearn_privacy.dp import gaussian_dp_mu, gib_exponential_epsilon
 from sklearn_privacy.dp.kernels import clipped_product, grid_integers, grid_step
 from sklearn_privacy.exceptions import DegenerateReleaseWarning
+from sklearn_privacy.gaussian._audit_protocol import BottleneckAuditProtocol
 from sklearn_privacy.gaussian._base import (
     FIT_DATA_CONSTRAINTS,
     PRIVATE_REMEDIES,
@@ -40,7 +41,7 @@ _RESOLVED = 1.25
 
 
 @Substitution()
-class GaussianIBTransformer(_GaussianMechanism):
+class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
     r"""Linear-Gaussian release :math:`T = A (x - \bar{x}) + N(0, I)` from a bottleneck or a funnel.
 
     ``objective="bottleneck"`` (default): the Gaussian information bottleneck

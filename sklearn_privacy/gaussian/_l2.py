@@ -13,6 +13,7 @@ from sklearn_privacy.dp.kernels import (
     mu_after_rounding,
 )
 from sklearn_privacy.exceptions import DegenerateReleaseWarning
+from sklearn_privacy.gaussian._audit_protocol import CompressionAuditProtocol
 from sklearn_privacy.gaussian._base import (
     FIT_DATA_CONSTRAINTS,
     PRIVATE_REMEDIES,
@@ -53,7 +54,7 @@ _BEYOND_RESOLVED = 0.2
 
 
 @Substitution()
-class L2CompressionDP(_GaussianMechanism):
+class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
     r"""Optimal linear-Gaussian compression under squared error with a DP guarantee.
 
     Releases :math:`t = c + V_k (\operatorname{diag}(a) V_k^T \operatorname{clip}(x - c) + \xi)`
