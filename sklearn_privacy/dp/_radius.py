@@ -17,6 +17,7 @@ __all__ = [
     "N_BINS",
     "SMALLEST_RADIUS",
     "bin_edges",
+    "bin_thresholds",
     "log2_bins",
     "log2_histogram",
     "noise_threshold",
@@ -36,6 +37,12 @@ BELOW = 4
 # Chance that some empty bin clears the threshold. Small: when the rows' own bins do
 # not clear it, a bin of noise that does would set a radius of any size.
 _FALSE_BIN = 0.001
+# The same chance for the bins beyond LARGEST_RADIUS (a quarter of them), where a radius read
+# is not a poor radius but a refusal (the rows' squares overflow float64): at _FALSE_BIN a bin
+# of noise there refused about one fit in 8000 of 200 ordinary rows at epsilon=2 (issue 47),
+# whenever their own bins cleared nothing. At 1e-9 (7.14 sigma) noise alone refuses
+# practically never, while rows that large still clear it when enough of them lie there.
+_FALSE_BEYOND = 1e-9
 
 
 def log2_bins(norms):
@@ -82,12 +89,28 @@ def noise_threshold(sigma):
     return float(sigma * norm.isf(_FALSE_BIN / N_BINS))
 
 
+# Thresholds in noise deviations, bin by bin: 4.90, and 7.14 beyond LARGEST_RADIUS.
+_DEVIATIONS = np.full(N_BINS, norm.isf(_FALSE_BIN / N_BINS))
+_DEVIATIONS[_LARGEST_BIN + 1 :] = norm.isf(_FALSE_BEYOND / N_BINS)
+_DEVIATIONS.flags.writeable = False
+
+
+def bin_thresholds(sigma):
+    """The threshold of each bin: :func:`noise_threshold`, 7.14 sigma beyond ``LARGEST_RADIUS``.
+
+    Public (a function of sigma and of the bin): reading a noisy histogram
+    against them is post-processing.
+    """
+    return sigma * _DEVIATIONS
+
+
 def _kept_bins(noisy, sigma):
     """``(low, kept)``: the run of bins kept around the fullest one (see below), or None."""
-    clear = noisy > noise_threshold(sigma)
+    clear = noisy > bin_thresholds(sigma)
     if not clear.any():
         return None
-    peak = int(np.argmax(noisy))
+    # the fullest bin that clears its threshold (a fuller one beyond LARGEST_RADIUS may not)
+    peak = int(np.argmax(np.where(clear, noisy, -np.inf)))
     bridged = clear.copy()
     bridged[1:-1] |= clear[:-2] & clear[2:]
     low = high = peak
@@ -107,7 +130,9 @@ def quantile_from_noisy_histogram(noisy, sigma, quantile, interpolate=False):
     Kept: the run of bins that clear the threshold around the fullest bin,
     bridging single bins that do not (a factor 4 in norm). A bin of noise
     that clears the threshold far from the rows (one histogram in a thousand
-    has one somewhere among the 2099 bins) is not joined to them. ``interpolate``:
+    has one somewhere among the 2099 bins) is not joined to them. Beyond
+    ``LARGEST_RADIUS`` the threshold is higher (:func:`bin_thresholds`), so
+    that noise alone practically never reads a radius there. ``interpolate``:
     the quantile inside its bin, log-linearly, instead of the bin's upper edge.
     """
     found = _kept_bins(noisy, sigma)

@@ -251,7 +251,14 @@ def count_people(units, weights, n_rows):
 
 
 def private_mean_covariance(
-    Z, mu, *, rng, accountant, radius=None, sample_weight=None, max_person_weight=1.0,
+    Z,
+    mu,
+    *,
+    rng,
+    accountant,
+    radius=None,
+    sample_weight=None,
+    max_person_weight=1.0,
     weights="counts",
 ):
     """Mean, covariance and clipping radius of the rows of ``Z`` under a ``mu``-GDP budget.
@@ -475,13 +482,11 @@ class _PrivateEstimates:
         r0 = self._histogram_radius(None, "radius", "radius of the rows", False)
         if r0 is not None and r0 > LARGEST_RADIUS:
             # A post-processing of the private histogram: clipping the rows to 3e150
-            # would release a centre and a covariance far from theirs, silently.
+            # would release a centre and a covariance far from theirs, silently. Noise
+            # alone reads a radius there in under one histogram in 1e9 (dp._radius).
             raise ValueError(
                 f"The private {_QUANTILE} quantile of the row norms lies beyond "
-                f"{LARGEST_RADIUS:.3g}: "
-                + BEYOND_LARGEST
-                + ". With few people for the budget the noise of the private histogram can put "
-                "it there too (then raise fit_epsilon or epsilon, or fit on more rows)."
+                f"{LARGEST_RADIUS:.3g}: " + BEYOND_LARGEST + "."
             )
         return r0
 
