@@ -287,7 +287,7 @@ class PPANTransformer(BaseMechanism):
         default panel: held-out bounds cross-fitted on the fit rows, the kNN
         estimate minus its permutation null, and for a continuous S the
         bounds on quantile bins of S; above 200 values of S only the table
-        and the kNN estimate),
+        and the kNN estimate; of at most 5000 fit rows, drawn at random),
         independent of the co-trained adversary; ``leakage_`` is the larger
         of the two, and a bound far below this warns. Absent for a finite
         release.
@@ -585,7 +585,11 @@ class PPANTransformer(BaseMechanism):
             noise,
             release=self.release_,
             activation=self.activation_,
-            fresh={"adversaries": self.leakage_adversaries, "verbose": self.verbose},
+            fresh={
+                "adversaries": self.leakage_adversaries,
+                "verbose": self.verbose,
+                "rng": self._fit_rng,
+            },
             held_out_log_q=held_out_log_q,
         )
         self.adversary_leakage_ = point.adversary_leakage

@@ -928,11 +928,36 @@ def test_discriminator_layer_sizes_shape_the_discriminator_and_are_checked():
     params = dict(gamma=1.0, max_epochs=2, tol=None, training="paper", random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = PPANTransformer(discriminator_hidden_layer_sizes=(7, 5), **params).fit(
-            X, sensitive=s
-        )
+        est = PPANTransformer(discriminator_hidden_layer_sizes=(7, 5), **params).fit(X, sensitive=s)
     shapes = [tuple(p.shape) for p in est.net_.discriminator_.parameters()]
     assert shapes == [(7, 6), (7,), (5, 7), (5,), (1, 5), (1,)]
     for name, bad in [("discriminator_hidden_layer_sizes", (0,)), ("hidden_layer_sizes", (4, 2.5))]:
         with pytest.raises(ValueError, match=f"'{name}' parameter .* positive integers"):
             PPANTransformer(**{name: bad}, **params).fit(X, sensitive=s)
+
+
+def test_fresh_estimate_reads_at_most_its_row_cap(monkeypatch):
+    # the fresh estimate of a large fit (60000 MNIST images) reads FRESH_MAX_ROWS fit rows
+    # drawn at random, not all of them; below the cap it reads every row
+    import sklearn_privacy.adversarial._evaluate as evaluate
+    import sklearn_privacy.estimation as estimation
+
+    seen = []
+    real = estimation.estimate_leakage
+
+    def spy(s, release, **kw):
+        seen.append((len(s), release.shape[0]))
+        return real(s, release, **kw)
+
+    monkeypatch.setattr(estimation, "estimate_leakage", spy)
+    monkeypatch.setattr(evaluate, "FRESH_MAX_ROWS", 300)
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 400)
+    X = s[:, None] + rng.normal(size=(400, 3))
+    params = dict(max_epochs=3, tol=None, training="paper", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = PPANTransformer(**params).fit(X, sensitive=s)
+        PPANTransformer(**params).fit(X[:250], sensitive=s[:250])
+    assert seen == [(300, 300), (250, 250)]
+    assert 0.0 <= est.fresh_leakage_ <= est.leakage_
