@@ -9,15 +9,17 @@ from sklearn.base import clone
 from sklearn_privacy.audit._bounds import roc_points, select_and_bound
 from sklearn_privacy.audit._neighbours import (
     Data,
+    audit_plan,
     audited_step,
     default_neighbours,
     given_neighbours,
 )
 from sklearn_privacy.audit._result import AuditResult
-from sklearn_privacy.audit._trials import default_statistic, ledger_claim, run_trials
+from sklearn_privacy.audit._trials import MAX_FAILED, has_ledger, run_trials
 from sklearn_privacy.audit._warnings import gather_warnings, run_recorded, say_gathered
+from sklearn_privacy.exceptions import PrivacyLeakWarning
 from sklearn_privacy.metrics import leakage_score
-from sklearn_privacy.utils import check_generator, progress
+from sklearn_privacy.utils import check_generator, progress, warn_user
 from sklearn_privacy.utils._sklearn_compat import (
     HasMethods,
     Interval,
@@ -28,11 +30,24 @@ from sklearn_privacy.utils._sklearn_compat import (
 __all__ = ["audit_from_statistics", "audit_privacy"]
 
 _DEFAULT_TRIALS = {"dp": 1000, "leakage": 100}
+# Below 0.5 a "lower bound" lies above the truth more often than below it; above 1 - 1e-6 the
+# bounds need millions of trials to say anything.
+_CONFIDENCE = Interval(Real, 0.5, 1 - 1e-6, closed="both")
 
 _DP_NOTE = (
     "Lower bounds at the stated confidence: a bound above the claim refutes it; a bound "
     "below it does not prove the claim (other neighbours, statistics or more trials may "
-    "find more). epsilon_gdp assumes a Gaussian trade-off."
+    "find more). epsilon_gdp assumes a Gaussian trade-off. epsilon_max and mu_max are the most "
+    "these trials could certify: a claim above them cannot be refuted by this audit."
+)
+_CUSTOM_NOTE = (
+    " D' was declared custom: it need not differ from D in one person, so the bounds are about "
+    "this pair of data sets and do not test the claim."
+)
+_OUTSIDE_NOTE = (
+    " Steps of the pipeline fitted on the private rows publish outside the ledger "
+    "(outside_ledger): the default statistic reads their fitted attributes, which the claim "
+    "does not cover."
 )
 _LEAKAGE_NOTE = (
     "No differential-privacy ledger: the leakage panel's estimate (nats) of S from the "
@@ -48,8 +63,9 @@ _LEAKAGE_NOTE = (
         "delta": [Interval(Real, 0, 1, closed="neither")],
         "claimed_epsilon": [None, Interval(Real, 0, None, closed="left")],
         "claimed_mu": [None, Interval(Real, 0, None, closed="left")],
-        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "confidence": [_CONFIDENCE],
         "name": [None, str],
+        "exact": ["boolean"],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
@@ -63,6 +79,7 @@ def audit_from_statistics(
     claimed_mu=None,
     confidence=0.95,
     name=None,
+    exact=False,
     random_state=None,
 ):
     r"""Lower bounds on epsilon and :math:`\mu` from a statistic of fits on D and on D'.
@@ -91,9 +108,17 @@ def audit_from_statistics(
     claimed_mu : float or None, default=None
         The claimed Gaussian-DP :math:`\mu`, if any.
     confidence : float, default=0.95
-        Level of the bounds.
+        Level of the bounds, in [0.5, 1 - 1e-6]: below 0.5 a lower bound would
+        lie above the truth more often than below it (a refutation at
+        confidence 1e-9 refutes sound mechanisms), and near 1 it needs more
+        trials than an audit runs to certify anything.
     name : str or None, default=None
         Name of the mechanism, for the result and its picture.
+    exact : bool, default=False
+        Compare the statistics bit for bit instead of projecting them: a value
+        the choosing half saw scores by how much more often it came from D'
+        (the test of exact or repeated releases, events of probability 0
+        under continuous noise); ``audit_privacy(statistic="exact")``.
     random_state : int, RandomState instance, Generator or None, default=None
         Which trials fall in which half.
 
@@ -126,21 +151,47 @@ def audit_from_statistics(
             f"{neighbour_features.shape[1]}: give the same statistic of both."
         )
     bounds = select_and_bound(
-        features, neighbour_features, delta=delta, confidence=confidence, random_state=random_state
+        features,
+        neighbour_features,
+        delta=delta,
+        confidence=confidence,
+        random_state=random_state,
+        exact=exact,
     )
+    return _dp_result(
+        bounds,
+        name=name or "mechanism",
+        n_trials=int(min(features.shape[0], neighbour_features.shape[0])),
+        confidence=confidence,
+        epsilon=claimed_epsilon,
+        delta=delta,
+        mu=claimed_mu,
+    )
+
+
+def _dp_result(bounds, *, name, n_trials, confidence, epsilon, delta, mu, **details):
+    """The :class:`AuditResult` of a DP audit: the one place it is assembled."""
+    note = _DP_NOTE
+    if not details.get("about_claim", True):
+        note += _CUSTOM_NOTE
+    if details.get("outside_ledger"):
+        note += _OUTSIDE_NOTE
     return AuditResult(
         kind="dp",
-        estimator_name=name or "mechanism",
-        n_trials=int(min(features.shape[0], neighbour_features.shape[0])),
+        estimator_name=name,
+        n_trials=int(n_trials),
         confidence=float(confidence),
-        epsilon_claimed=float("nan") if claimed_epsilon is None else float(claimed_epsilon),
+        epsilon_claimed=float("nan") if epsilon is None else float(epsilon),
         delta=float(delta),
-        mu_claimed=float("nan") if claimed_mu is None else float(claimed_mu),
-        epsilon_lower=bounds["epsilon_lower"],
-        mu_lower=bounds["mu_lower"],
-        epsilon_gdp=bounds["epsilon_gdp"],
-        roc=roc_points(bounds["scores"], bounds["neighbour_scores"], confidence),
-        note=_DP_NOTE,
+        mu_claimed=float("nan") if mu is None else float(mu),
+        epsilon_lower=bounds.epsilon_lower,
+        mu_lower=bounds.mu_lower,
+        epsilon_gdp=bounds.epsilon_gdp,
+        epsilon_max=bounds.epsilon_max,
+        mu_max=bounds.mu_max,
+        roc=roc_points(bounds.scores, bounds.neighbour_scores, confidence),
+        note=note,
+        **details,
     )
 
 
@@ -164,9 +215,9 @@ def _as_features(values, name):
         "sample_weight": ["array-like", None],
         "neighbour": [StrOptions({"auto", "replace-one", "replace-unit"}), dict],
         "unit_weight": [None, Interval(Real, 0, None, closed="neither")],
-        "statistic": [None, callable],
+        "statistic": [None, callable, StrOptions({"exact"})],
         "n_trials": [None, Interval(Integral, 4, None, closed="left")],
-        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "confidence": [_CONFIDENCE],
         "n_jobs": [None, Integral],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -191,13 +242,20 @@ def audit_privacy(
 ):
     r"""Audit an estimator's privacy claim by fitting it many times on neighbouring data.
 
-    For an estimator that keeps a differential-privacy ledger (``privacy_spent()``,
-    or ``epsilon_`` and ``delta_``; the last step of a pipeline), each trial
-    clones it, fits it on D or on a neighbour D', and publishes what a user
-    would: the fitted model and a release of the rows where D and D'
-    differ. A statistic of what was published feeds
-    :func:`audit_from_statistics`: lower bounds on epsilon (at the ledger's
-    delta) and on the Gaussian-DP :math:`\mu`, beside the ledger's claim.
+    For an estimator that keeps a differential-privacy ledger (it answers
+    ``audit_claim()``, the :class:`~sklearn_privacy.base.AuditProtocol`; the
+    last step of a pipeline), each trial clones it, fits it on D or on a
+    neighbour D', and publishes what a user would: the fitted model and a
+    release of the rows where D and D' differ. A statistic of what was
+    published gives lower bounds on epsilon (at the ledger's delta) and on
+    the Gaussian-DP :math:`\mu`, beside the ledger's claim and the most
+    that this many trials could certify (the audit's power). The estimator
+    is asked only through the protocol, so a DP estimator written outside
+    this package is audited as the library's are; the fitted steps of a
+    pipeline before it that keep no ledger are named, warned about, and
+    read by the default statistic (what they publish is outside the claim).
+    A fit that fails is left out and counted (the audit stops when more than
+    1 % of its fits fail).
 
     For any other mechanism (funnels, convex mappings, PPAN) the audit
     reports the leakage panel's estimate (:func:`~sklearn_privacy.metrics.leakage_score`)
@@ -236,22 +294,37 @@ def audit_privacy(
         - a dict: D' itself, ``{"X": X_prime}`` with optional ``"y"``,
           ``"sensitive"`` and ``"sample_weight"`` (the others copied from
           D), with as many rows as D; the audited rows are those that differ.
+          D' is checked to differ from D in one person under its
+          ``"relation"`` key: ``"replace-one"`` (one row differs),
+          ``"replace-unit"`` (at most one person's weight moves between rows,
+          the total weight kept) or ``"auto"`` (the default, as above); any
+          other D' is refused, unless ``"relation": "custom"``, whose result
+          says that its bounds are about that pair and not about the claim
+          (``about_claim`` False, never ``violated``).
     unit_weight : float or None, default=None
-        The weight of one person for ``"replace-unit"``; None reads the audited
-        step's public ``max_person_weight`` (1 without one).
-    statistic : callable or None, default=None
+        The weight of one person for ``"replace-unit"``; None reads the
+        estimator's ``audit_plan`` (1 without one).
+    statistic : callable, "exact" or None, default=None
         ``statistic(fitted_estimator, release) -> float or 1-D array``, the
         distinguisher, given the fitted estimator (all its published
         attributes) and its release of the audited rows. A vector is
         projected on Fisher's discriminant learned on the choosing half of
-        the trials. None: the release of the audited rows (the bottleneck's
+        the trials. None: the estimator's ``audit_statistic`` of the release
+        of the audited rows (the release itself without one; the bottleneck's
         read back into the input space, :math:`A^T T`, free of the signs of
-        its components).
+        its components), followed by the fitted attributes of the pipeline's
+        steps outside the ledger. "exact": the same values compared bit for
+        bit, for exact or repeated releases (the rows published as they are,
+        replayed noise), events of probability 0 under continuous noise that
+        a threshold on a projection may miss.
     n_trials : int or None, default=None
         Fits on each of D and D' (DP audit; ``2 n_trials`` fits in all), or
         half-samples (leakage audit). None: 1000 and 100.
     confidence : float, default=0.95
-        Level of the bounds and intervals.
+        Level of the bounds and intervals, in [0.5, 1 - 1e-6]: below 0.5 a
+        lower bound would lie above the truth more often than below it (an
+        audit at confidence 1e-9 refutes sound mechanisms), and near 1 it
+        needs more trials than an audit runs to certify anything.
     n_jobs : int or None, default=None
         Parallel workers (joblib) for the fits or half-samples; ``-1`` all cores.
         Under ``joblib.parallel_config(backend="dask")`` the fits run on a dask
@@ -267,7 +340,10 @@ def audit_privacy(
     Returns
     -------
     AuditResult
-        Its ``violated`` says whether a lower bound exceeds the claim.
+        Its ``violated`` says whether a lower bound exceeds the claim, its
+        ``epsilon_max`` and ``mu_max`` what these trials could have refuted at
+        all, and its ``trials_needed(p)`` how many trials a release that gives
+        D' away in a fraction ``p`` of fits would need.
 
     See Also
     --------
@@ -280,9 +356,11 @@ def audit_privacy(
     some test beats it, and says nothing about tests it did not try. The
     bound at a small delta needs rare events: with :math:`n` evaluation
     trials no false positive rate under about :math:`3.7 / n` can be
-    certified, so epsilon bounds saturate near :math:`\log(n / 3.7)`;
-    :math:`\mu` is certified from the middle of the trade-off and is the
-    sharper check of a Gaussian-DP ledger.
+    certified, so epsilon bounds saturate near :math:`\log(n / 3.7)`
+    (``epsilon_max``); :math:`\mu` is certified from the middle of the
+    trade-off and is the sharper check of a Gaussian-DP ledger. A failed fit
+    is an observable event too: when failures depend on the data set, the
+    bounds over the completed fits do not see it.
 
     Examples
     --------
@@ -297,57 +375,85 @@ def audit_privacy(
     (2.0, False)
     """
     data = Data(X, y, sensitive, sample_weight)
-    # The probe's warnings are those of a fit on D: a DP audit's trials raise them again and
-    # count them; a leakage audit, whose one fit this is, reports them.
-    probe, probe_causes = run_recorded(data.fit, clone(estimator))
     name = type(audited_step(estimator)).__name__
-    if ledger_claim(probe) is None:
+    if not has_ledger(estimator):
         if statistic is not None or isinstance(neighbour, dict):
             raise ValueError(
-                f"{name} keeps no differential-privacy ledger, so the audit measures the "
-                "leakage of S from its release: statistic and a given D' (neighbour) apply to "
-                "DP audits only. Leave them out."
+                f"{name} keeps no differential-privacy ledger (no audit_claim method), so the "
+                "audit measures the leakage of S from its release: statistic and a given D' "
+                "(neighbour) apply to DP audits only. Leave them out."
             )
+        # the one fit of a leakage audit: its warnings are reported
+        fitted, fit_causes = run_recorded(data.fit, clone(estimator))
         return _leakage_audit(
-            probe, data, name, n_trials, confidence, n_jobs, random_state, verbose, probe_causes
+            fitted, data, name, n_trials, confidence, n_jobs, random_state, verbose, fit_causes
         )
+    plan = audit_plan(estimator, data)
     if isinstance(neighbour, dict):
-        data, other, rows, description = given_neighbours(data, neighbour)
+        unit = unit_weight or plan.person_weight
+        data, other, rows, description, about_claim = given_neighbours(data, neighbour, unit)
     else:
         relation = neighbour
         if relation == "auto":
             relation = "replace-one" if sample_weight is None else "replace-unit"
-        data, other, rows, description = default_neighbours(estimator, data, relation, unit_weight)
+        data, other, rows, description = default_neighbours(plan, data, relation, unit_weight)
+        about_claim = True
     n_trials = n_trials or _DEFAULT_TRIALS["dp"]
-    features, neighbour_features, claims, gathered = run_trials(
-        estimator, data, other, rows, statistic or default_statistic, n_trials, n_jobs, verbose
+    user_statistic = None if statistic in (None, "exact") else statistic
+    trials = run_trials(
+        estimator, data, other, rows, user_statistic, n_trials, n_jobs, verbose, plan
     )
-    say_gathered(gathered, name)
-    claims = np.array(claims, dtype=float)
+    _say_what_the_trials_found(trials, name, n_trials)
+    epsilon = max(claim.epsilon for claim in trials.claims)
+    delta = max(claim.delta for claim in trials.claims)
+    mu = np.array([claim.mu for claim in trials.claims], dtype=float)
     bounds = select_and_bound(
-        features,
-        neighbour_features,
-        delta=float(claims[:, 1].max()),
+        trials.features,
+        trials.neighbour_features,
+        delta=delta,
         confidence=confidence,
         random_state=random_state,
+        exact=statistic == "exact",
     )
-    mu = claims[:, 2]
-    return AuditResult(
-        kind="dp",
-        estimator_name=name,
+    return _dp_result(
+        bounds,
+        name=name,
         n_trials=n_trials,
-        confidence=float(confidence),
-        epsilon_claimed=float(claims[:, 0].max()),
-        delta=float(claims[:, 1].max()),
-        mu_claimed=float(mu.max()) if np.isfinite(mu).all() else float("nan"),
-        epsilon_lower=bounds["epsilon_lower"],
-        mu_lower=bounds["mu_lower"],
-        epsilon_gdp=bounds["epsilon_gdp"],
-        roc=roc_points(bounds["scores"], bounds["neighbour_scores"], confidence),
+        confidence=confidence,
+        epsilon=epsilon,
+        delta=delta,
+        mu=float(mu.max()) if np.isfinite(mu).all() else None,
         neighbour=description,
-        note=_DP_NOTE,
-        warnings=gathered,
+        about_claim=about_claim,
+        outside_ledger=trials.outside_ledger,
+        n_failed=trials.n_failed,
+        failures=trials.failures,
+        warnings=trials.warnings,
     )
+
+
+def _say_what_the_trials_found(trials, name, n_trials):
+    """The fits' warnings once per cause; the failed fits; the steps outside the ledger."""
+    say_gathered(trials.warnings, name)
+    if sum(trials.n_failed):
+        causes = "".join(f"\n- {entry}" for entry in trials.failures)
+        warn_user(
+            f"audit_privacy: {sum(trials.n_failed)} of the {2 * n_trials} fits of {name} failed "
+            f"({trials.n_failed[0]} on D, {trials.n_failed[1]} on D') and were left out of the "
+            f"bounds (an audit stops when more than {MAX_FAILED:.0%} fail); a failure that "
+            f"depends on the data set is itself a release the bounds do not see:{causes}",
+            UserWarning,
+            cause=f"audit_privacy of {name}: failed fits",
+        )
+    if trials.outside_ledger:
+        warn_user(
+            f"audit_privacy: the pipeline's steps {', '.join(trials.outside_ledger)} were fitted "
+            f"on the private rows and keep no ledger: what they publish (their fitted "
+            f"attributes) is outside {name}'s claim. The default statistic reads it; fit them on "
+            "public data, or make them private too.",
+            PrivacyLeakWarning,
+            cause=f"audit_privacy of {name}: steps outside the ledger",
+        )
 
 
 def _leakage_audit(

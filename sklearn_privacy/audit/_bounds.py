@@ -3,6 +3,8 @@
 Why half the trials choose the test and the other half bound it: "Audits" in ``docs/design.md``.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.stats import beta, norm
 
@@ -10,6 +12,8 @@ from sklearn_privacy.dp import gaussian_dp_epsilon_from_mu
 from sklearn_privacy.utils import check_generator
 
 __all__ = [
+    "AuditBounds",
+    "audit_power",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
     "dp_tradeoff",
@@ -18,6 +22,7 @@ __all__ = [
     "mu_from_rates",
     "roc_points",
     "select_and_bound",
+    "trials_to_refute",
 ]
 
 # Candidate thresholds tried on the choosing half (quantiles of its pooled statistics): more
@@ -104,7 +109,120 @@ def _as_scores(features, neighbour_features, direction):
     return features @ direction, neighbour_features @ direction
 
 
-def select_and_bound(features, neighbour_features, *, delta, confidence, random_state):
+@dataclass(frozen=True)
+class AuditBounds:
+    """What :func:`select_and_bound` finds: the bounds, the audit's reach, the evaluation half.
+
+    Attributes
+    ----------
+    epsilon_lower, mu_lower : float
+        Lower bounds on epsilon (at ``delta``) and on the Gaussian-DP mu.
+    epsilon_gdp : float
+        The epsilon at ``delta`` that ``mu_lower`` implies for a Gaussian trade-off.
+    epsilon_max, mu_max : float
+        The largest bounds these trials could certify (:func:`audit_power`).
+    threshold, mu_threshold : float
+        The chosen tests' thresholds on the score.
+    scores, neighbour_scores : ndarray
+        The evaluation half's scores (oriented so that D' scores higher).
+    """
+
+    epsilon_lower: float
+    mu_lower: float
+    epsilon_gdp: float
+    epsilon_max: float
+    mu_max: float
+    threshold: float
+    mu_threshold: float
+    scores: np.ndarray
+    neighbour_scores: np.ndarray
+
+
+def audit_power(n_evaluation, n_evaluation_prime, delta, confidence):
+    """The largest epsilon and mu that evaluation halves of these sizes can certify.
+
+    The best a test can show is no error at all on the evaluation half: each
+    rate is then bounded by the Clopper-Pearson bound on 0 events, about
+    ``3.7 / n`` at 95 % confidence, and the bounds cannot exceed
+    :func:`epsilon_from_rates` and :func:`mu_from_rates` of these.
+
+    Returns
+    -------
+    epsilon_max, mu_max : float
+    """
+    alpha = (1.0 - confidence) / 2.0
+    fpr = clopper_pearson_upper(0, n_evaluation, alpha)
+    fnr = clopper_pearson_upper(0, n_evaluation_prime, alpha)
+    return float(epsilon_from_rates(fpr, fnr, delta)), float(mu_from_rates(fpr, fnr))
+
+
+def _refutes(n_trials, probability, *, epsilon, mu, delta, confidence):
+    """Whether an event of ``probability`` on D' only refutes the claim at the expected counts."""
+    n_eval = n_trials - n_trials // 2
+    alpha = (1.0 - confidence) / 2.0
+    fpr = clopper_pearson_upper(0, n_eval, alpha)
+    fnr = clopper_pearson_upper(np.round((1.0 - probability) * n_eval), n_eval, alpha)
+    over_eps = epsilon_from_rates(fpr, fnr, delta) > epsilon
+    over_mu = np.isfinite(mu) and mu_from_rates(fpr, fnr) > mu
+    return bool(over_eps or over_mu)
+
+
+def trials_to_refute(probability, *, epsilon, mu, delta, confidence, max_trials=10**12):
+    """Trials on each of D and D' that refute a claim by an event of ``probability``.
+
+    The event (a release that gives D' away: the rows published as they are,
+    a repeated noise) happens in a fraction ``probability`` of the fits on D'
+    and never on D. At the expected counts on the evaluation half (no false
+    positive; ``(1 - probability) n`` false negatives) the bounds exceed the
+    claim from this number of trials on: an audit of that size refutes it
+    about half the time, if its test isolates the event.
+
+    Returns
+    -------
+    int or float
+        The number of trials, or ``inf`` beyond ``max_trials`` (or when the
+        claim is not finite), nan without a claim.
+    """
+    if not (np.isfinite(epsilon) or np.isfinite(mu)):
+        return float("nan") if np.isnan(epsilon) and np.isnan(mu) else float("inf")
+    claim = {"epsilon": epsilon, "mu": mu, "delta": delta, "confidence": confidence}
+    high = 4
+    while not _refutes(high, probability, **claim):
+        if high > max_trials:
+            return float("inf")
+        high *= 2
+    low = high // 2
+    while high - low > 1:  # the first count that refutes (monotone up to rounding)
+        middle = (low + high) // 2
+        low, high = (low, middle) if _refutes(middle, probability, **claim) else (middle, high)
+    return int(high)
+
+
+def _exact_scores(choose, choose_prime, evaluate, evaluate_prime):
+    """Scores of values repeated bit for bit: how much more often the choosing half saw them on D'.
+
+    A value scores ``log((n' + 1/2) / (n + 1/2))``, its counts on D' and on D
+    in the choosing half; a trial of the choosing half is left out of its own
+    counts, so that a value seen once (every value, under continuous noise)
+    scores 0 there as on the evaluation half, and the test chosen is one that
+    holds beyond the trials it was chosen on. A release that repeats (the rows
+    published as they are, replayed noise) scores on the side where it repeated.
+    """
+    samples = (choose, choose_prime, evaluate, evaluate_prime)
+    _, inverse = np.unique(np.vstack(samples), axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    parts = np.split(inverse, np.cumsum([len(sample) for sample in samples])[:-1])
+    counts = np.bincount(parts[0], minlength=inverse.max() + 1) + 0.5
+    counts_prime = np.bincount(parts[1], minlength=inverse.max() + 1) + 0.5
+    return (
+        np.log(counts_prime[parts[0]] / (counts[parts[0]] - 1.0)),
+        np.log((counts_prime[parts[1]] - 1.0) / counts[parts[1]]),
+        np.log(counts_prime[parts[2]] / counts[parts[2]]),
+        np.log(counts_prime[parts[3]] / counts[parts[3]]),
+    )
+
+
+def select_and_bound(features, neighbour_features, *, delta, confidence, random_state, exact=False):
     """Choose a test on half of the trials, bound its rates on the other half.
 
     Parameters
@@ -115,12 +233,14 @@ def select_and_bound(features, neighbour_features, *, delta, confidence, random_
     confidence : float
     random_state : None, int or Generator
         Which trials fall in which half.
+    exact : bool, default=False
+        Compare the statistics bit for bit (:func:`_exact_scores`) instead of
+        projecting them on Fisher's discriminant: the test of exact or repeated
+        releases, events of probability 0 under continuous noise.
 
     Returns
     -------
-    dict
-        ``epsilon_lower``, ``mu_lower``, the evaluation half's scores (oriented
-        so that D' scores higher) and the chosen thresholds.
+    AuditBounds
     """
     rng = check_generator(random_state)
     halves = []
@@ -129,9 +249,12 @@ def select_and_bound(features, neighbour_features, *, delta, confidence, random_
         cut = sample.shape[0] // 2
         halves.append((sample[order[:cut]], sample[order[cut:]]))
     (choose0, eval0), (choose1, eval1) = halves
-    direction = _fisher_direction(choose0, choose1) if features.shape[1] > 1 else None
-    c0, c1 = _as_scores(choose0, choose1, direction)
-    e0, e1 = _as_scores(eval0, eval1, direction)
+    if exact:
+        c0, c1, e0, e1 = _exact_scores(choose0, choose1, eval0, eval1)
+    else:
+        direction = _fisher_direction(choose0, choose1) if features.shape[1] > 1 else None
+        c0, c1 = _as_scores(choose0, choose1, direction)
+        e0, e1 = _as_scores(eval0, eval1, direction)
     # Orientation: D' should score higher; a user statistic may score it lower.
     if np.mean(c1) < np.mean(c0):
         c0, c1, e0, e1 = -c0, -c1, -e0, -e1
@@ -144,15 +267,18 @@ def select_and_bound(features, neighbour_features, *, delta, confidence, random_
     t_mu = thresholds[np.argmax(mu_choose)]
     eps_lower = float(_bounds_at(e0, e1, np.array([t_eps]), delta, alpha)[0][0])
     mu_lower = float(_bounds_at(e0, e1, np.array([t_mu]), delta, alpha)[1][0])
-    return {
-        "epsilon_lower": eps_lower,
-        "mu_lower": mu_lower,
-        "epsilon_gdp": gaussian_dp_epsilon_from_mu(mu_lower, delta) if mu_lower > 0 else 0.0,
-        "threshold": float(t_eps),
-        "mu_threshold": float(t_mu),
-        "scores": e0,
-        "neighbour_scores": e1,
-    }
+    epsilon_max, mu_max = audit_power(e0.size, e1.size, delta, confidence)
+    return AuditBounds(
+        epsilon_lower=eps_lower,
+        mu_lower=mu_lower,
+        epsilon_gdp=gaussian_dp_epsilon_from_mu(mu_lower, delta) if mu_lower > 0 else 0.0,
+        epsilon_max=epsilon_max,
+        mu_max=mu_max,
+        threshold=float(t_eps),
+        mu_threshold=float(t_mu),
+        scores=e0,
+        neighbour_scores=e1,
+    )
 
 
 def roc_points(scores, neighbour_scores, confidence):

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from sklearn_privacy.audit._audit import audit_privacy
 from sklearn_privacy.audit._bounds import dp_tradeoff, gdp_tradeoff
 from sklearn_privacy.audit._result import AuditResult
 from sklearn_privacy.utils._sklearn_compat import check_matplotlib_support
@@ -20,7 +21,9 @@ class AuditDisplay:
     :math:`\min(e^\epsilon \text{FPR} + \delta, 1 - e^{-\epsilon}(1 - \delta - \text{FPR}))`,
     and a claimed :math:`\mu`-GDP guarantee the region under
     :math:`\Phi(\Phi^{-1}(\text{FPR}) + \mu)`. A band above a claimed curve is a
-    violation.
+    violation. The audit's power, the largest epsilon its trials could
+    certify, is drawn as the (epsilon, delta) curve it allows: a claim whose
+    curve lies above it cannot be refuted by these trials.
 
     Build it with :meth:`from_audit` or :meth:`from_estimator`.
 
@@ -38,6 +41,8 @@ class AuditDisplay:
         The claimed Gaussian-DP :math:`\mu`.
     epsilon_lower : float or None, default=None
         The audit's lower bound, for the legend.
+    epsilon_max : float or None, default=None
+        The audit's power: the largest epsilon its trials could certify.
     estimator_name : str or None, default=None
         Name of the audited estimator.
 
@@ -80,6 +85,7 @@ class AuditDisplay:
         delta=None,
         mu=None,
         epsilon_lower=None,
+        epsilon_max=None,
         estimator_name=None,
     ):
         self.fpr = np.asarray(fpr, dtype=float)
@@ -90,6 +96,7 @@ class AuditDisplay:
         self.delta = delta
         self.mu = mu
         self.epsilon_lower = epsilon_lower
+        self.epsilon_max = epsilon_max
         self.estimator_name = estimator_name
 
     def plot(self, ax=None, *, name=None, log_scale=False, legend=True):
@@ -128,7 +135,7 @@ class AuditDisplay:
         >>> plt.close("all")
         """
         check_matplotlib_support(f"{type(self).__name__}.plot")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # an optional dependency, imported when drawing
 
         if ax is None:
             _, ax = plt.subplots()
@@ -158,6 +165,15 @@ class AuditDisplay:
             )
         if self.mu is not None and np.isfinite(self.mu):
             ax.plot(grid, gdp_tradeoff(grid, self.mu), "k:", label=f"allowed by {self.mu:.3g}-GDP")
+        if self.epsilon_max is not None and np.isfinite(self.epsilon_max):
+            delta = 0.0 if self.delta is None else float(self.delta)
+            ax.plot(
+                grid,
+                dp_tradeoff(grid, self.epsilon_max, delta),
+                "-.",
+                color="0.5",
+                label=f"power: the most the trials certify, epsilon {self.epsilon_max:.3g}",
+            )
         ax.plot([low, 1], [low, 1], color="0.7", linewidth=0.8, label="chance")
         if log_scale:
             ax.set_xscale("log")
@@ -220,6 +236,7 @@ class AuditDisplay:
             delta=result.delta,
             mu=_finite_or_none(result.mu_claimed),
             epsilon_lower=result.epsilon_lower,
+            epsilon_max=_finite_or_none(result.epsilon_max),
             estimator_name=result.estimator_name,
         )
         return display.plot(ax=ax, name=name, log_scale=log_scale, legend=legend)
@@ -271,8 +288,6 @@ class AuditDisplay:
         100
         >>> plt.close("all")
         """
-        from sklearn_privacy.audit._audit import audit_privacy
-
         result = audit_privacy(estimator, X, y, **audit_params)
         display = cls.from_audit(result, ax=ax, name=name, log_scale=log_scale)
         display.result_ = result

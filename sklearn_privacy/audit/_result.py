@@ -5,6 +5,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from sklearn_privacy.audit._bounds import trials_to_refute
+
 __all__ = ["AuditResult"]
 
 
@@ -52,12 +54,34 @@ class AuditResult:
         Epsilon at ``delta`` of ``mu_lower``: the epsilon the trials imply for a
         mechanism whose trade-off is Gaussian (as every ledger of this library
         assumes); not a bound for other mechanisms.
+    epsilon_max, mu_max : float
+        The audit's **power**: the largest epsilon (at ``delta``) and mu that
+        these trials could certify at ``confidence``, reached by a test that
+        never errs on the evaluation half (about :math:`\log(n / 3.7)` for
+        :math:`n` evaluation trials at 95 %). A claim above them cannot be
+        refuted by this audit, whatever the mechanism: "not refuted" then says
+        nothing. :meth:`trials_needed` says how many trials a rare event needs.
     roc : dict of ndarray
         The empirical trade-off on the evaluation half: ``fpr``, ``tpr`` and
         their pointwise intervals ``fpr_low``, ``fpr_high``, ``tpr_low``,
         ``tpr_high``.
     neighbour : str
         The neighbour relation and the rows the trials changed, in words.
+    about_claim : bool
+        Whether D and D' differ in one person under the relation the claim
+        protects. False for a given D' declared ``"custom"``: its bounds are
+        about that pair of data sets, never a refutation of the claim
+        (``violated`` is then False).
+    outside_ledger : tuple of str
+        The fitted steps of a pipeline, before the audited one, that saw the
+        private rows and keep no ledger, each as ``"name (Class)"``: what they
+        publish (their fitted attributes) is outside the claim, and the
+        default statistic reads it.
+    n_failed : tuple of int
+        The fits that failed, on D and on D': left out of the bounds (the
+        audit stops when more than 1 % of its fits fail).
+    failures : tuple of AuditWarning
+        The failures' causes, each with the number of fits that raised it.
     leakage : float
         Leakage audit: the panel's estimate in nats (nan for a DP audit).
     leakage_interval : tuple of float
@@ -100,8 +124,14 @@ class AuditResult:
     epsilon_lower: float = float("nan")
     mu_lower: float = float("nan")
     epsilon_gdp: float = float("nan")
+    epsilon_max: float = float("nan")
+    mu_max: float = float("nan")
     roc: dict = field(default_factory=dict, repr=False)
     neighbour: str = ""
+    about_claim: bool = True
+    outside_ledger: tuple = ()
+    n_failed: tuple = (0, 0)
+    failures: tuple = field(default=(), repr=False)
     leakage: float = float("nan")
     leakage_interval: tuple = (float("nan"), float("nan"))
     leakage_details: object = field(default=None, repr=False)
@@ -114,7 +144,7 @@ class AuditResult:
     @property
     def violated(self):
         """Whether a lower bound exceeds the claim (epsilon, or mu when the ledger gives it)."""
-        if self.kind != "dp":
+        if self.kind != "dp" or not self.about_claim:
             return False
         over_eps = self.epsilon_lower > self.epsilon_claimed
         over_mu = bool(np.isfinite(self.mu_claimed) and self.mu_lower > self.mu_claimed)
@@ -163,6 +193,49 @@ class AuditResult:
         """
         return self._display_class.from_audit(self, ax=ax, **kwargs)
 
+    def trials_needed(self, probability=0.01):
+        """Trials an audit needs to refute this claim by an event of ``probability``.
+
+        The event gives D' away (a release that publishes the rows as they
+        are in a fraction ``probability`` of the fits, replayed noise) and
+        never happens on D. With a test that isolates it (the default
+        statistic for rows published far out, ``statistic="exact"`` for a
+        repeated value), an audit of this many trials on each of D and D'
+        refutes the claim about half the time, at the expected counts.
+
+        Parameters
+        ----------
+        probability : float, default=0.01
+            How often a fit on D' gives it away, in (0, 1].
+
+        Returns
+        -------
+        int or float
+            The number of trials (``inf`` when no audit can refute the claim,
+            nan without a claim).
+
+        See Also
+        --------
+        audit_privacy : Runs an audit of a given number of trials.
+
+        Examples
+        --------
+        >>> from sklearn_privacy.audit import AuditResult
+        >>> result = AuditResult(kind="dp", estimator_name="m", n_trials=1000,
+        ...                      confidence=0.95, epsilon_claimed=2.0, delta=1e-5)
+        >>> result.trials_needed(0.01)
+        7701
+        """
+        if not 0.0 < probability <= 1.0:
+            raise ValueError(f"probability must lie in (0, 1]; got {probability!r}.")
+        return trials_to_refute(
+            probability,
+            epsilon=self.epsilon_claimed,
+            mu=self.mu_claimed,
+            delta=self.delta,
+            confidence=self.confidence,
+        )
+
     def __repr__(self):
         if self.kind == "leakage":
             low, high = self.leakage_interval
@@ -171,11 +244,31 @@ class AuditResult:
                 f"    {self.confidence:.0%} interval [{low:.4g}, {high:.4g}] over "
                 f"{self.n_trials} half-samples; no DP claim to audit)"
             )
-        verdict = "VIOLATED" if self.violated else "not refuted"
+        if not self.about_claim:
+            verdict = "a custom D', not a test of the claim"
+        else:
+            verdict = "VIOLATED" if self.violated else "not refuted"
         mu = "" if np.isnan(self.mu_claimed) else f", mu {self.mu_claimed:.4g}"
-        return (
+        lines = [
             f"AuditResult({self.estimator_name}: claims epsilon {self.epsilon_claimed:.4g} at "
-            f"delta {self.delta:.3g}{mu};\n    {self.n_trials} trials find epsilon >= "
-            f"{self.epsilon_lower:.4g}, mu >= {self.mu_lower:.4g} at {self.confidence:.0%} "
-            f"confidence: {verdict})"
-        )
+            f"delta {self.delta:.3g}{mu};",
+            f"{self.n_trials} trials find epsilon >= {self.epsilon_lower:.4g}, mu >= "
+            f"{self.mu_lower:.4g} at {self.confidence:.0%} confidence: {verdict};",
+            f"power: these trials could certify at most epsilon {self.epsilon_max:.4g}, mu "
+            f"{self.mu_max:.4g}{self._rare_event()}",
+        ]
+        if self.outside_ledger:
+            lines.append(f"published outside the ledger: {', '.join(self.outside_ledger)}")
+        if sum(self.n_failed):
+            lines.append(
+                f"{sum(self.n_failed)} of {2 * self.n_trials} fits failed ({self.n_failed[0]} on "
+                f"D, {self.n_failed[1]} on D'), left out"
+            )
+        return "\n    ".join(lines[:-1] + [lines[-1] + ")"])
+
+    def _rare_event(self):
+        """The trials that a release giving D' away in 1 % of fits needs, in words."""
+        needed = self.trials_needed(0.01)
+        if not np.isfinite(needed):
+            return ""
+        return f"; a release that gives D' away in 1 % of fits needs {needed:,} trials"

@@ -8,12 +8,13 @@ returns them with its statistics), and the audit reports every cause once: in
 cause's own category at the caller's line.
 """
 
+import re
 import warnings
 from dataclasses import dataclass, field
 
 from sklearn_privacy.utils import warn_user
 
-__all__ = ["AuditWarning", "gather_warnings", "run_recorded", "say_gathered"]
+__all__ = ["AuditWarning", "failure_cause", "gather_warnings", "run_recorded", "say_gathered"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,14 @@ def run_recorded(func, *args, **kwargs):
         for each in (cause,) if isinstance(cause, str) else cause:
             causes.setdefault((record.category, each), text if each is cause else each)
     return value, causes
+
+
+def failure_cause(exc):
+    """``(category, cause, text)`` of a trial's exception: ``cause`` is its first line without
+    the fit's numbers, so that the failures of many fits gather by cause."""
+    text = str(exc).strip() or type(exc).__name__
+    cause = re.sub(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", "#", text.splitlines()[0])
+    return type(exc), cause, text
 
 
 def gather_warnings(per_trial, total, trials):

@@ -6,6 +6,7 @@ closed form, and each test asserts the audit finds most of it (so that a weaker 
 fails the test), not only that it finds a violation.
 """
 
+import itertools
 import warnings
 from functools import lru_cache
 
@@ -13,16 +14,22 @@ import numpy as np
 import pandas as pd
 import pytest
 from joblib import parallel_config
+from scipy.stats import binomtest, norm
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 
-from sklearn_privacy.audit import audit_privacy
+from sklearn_privacy.audit import AuditResult, audit_from_statistics, audit_privacy
 from sklearn_privacy.audit._bounds import clopper_pearson_upper
+from sklearn_privacy.base import AuditPlan, PrivacyClaim
 from sklearn_privacy.discrete import PrivacyFunnelTransformer
 from sklearn_privacy.dp import GaussianAccountant, clip_to_ball
-from sklearn_privacy.exceptions import DegenerateReleaseWarning, PrivateFitWarning
+from sklearn_privacy.exceptions import (
+    DegenerateReleaseWarning,
+    PrivacyLeakWarning,
+    PrivateFitWarning,
+)
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
 from sklearn_privacy.metrics import leakage_score
 
@@ -78,8 +85,14 @@ class NoisySum(TransformerMixin, BaseEstimator):
         self.delta_ = 1e-5
         return self
 
-    def privacy_spent(self):
-        return _epsilon(self.accountant_.mu, self.delta_), self.delta_
+    def audit_claim(self):
+        """The audit protocol: the ledger's claim."""
+        mu = self.accountant_.mu
+        return PrivacyClaim(_epsilon(mu, self.delta_), self.delta_, mu)
+
+    def audit_plan(self, X, y=None, *, sensitive=None, sample_weight=None):
+        """The audit protocol: one person weighs max_person_weight."""
+        return AuditPlan(person_weight=self.max_person_weight)
 
     def transform(self, X):
         return np.tile(self.sum_, (len(X), 1))  # the release is the published sum
@@ -177,7 +190,7 @@ def test_a_given_neighbour_and_a_user_statistic(X):
         n_trials=1000,
         random_state=0,
     )
-    assert result.neighbour == "given D': rows [0] differ"
+    assert result.neighbour == "given D' (replace-one): rows [0] differ"
     assert calls[0] == (1, 3)  # the release of the row that differs
     assert result.violated and result.mu_lower > 1.4
 
@@ -275,19 +288,22 @@ def test_a_public_fit_is_the_same_in_both_worlds():
     # against the claimed mu of 0.50 (the guide's example was "violated" in 8 runs of
     # 40). Fitted on D in both worlds, the shift is the claim's (Monte Carlo, 400 fits
     # a world: standard error about 0.07; the bounds lie 4.9 and 3.7 of them away).
-    from sklearn_privacy.audit._neighbours import Data, default_neighbours
-    from sklearn_privacy.audit._trials import default_statistic, fits_public_data, run_trials
+    from sklearn_privacy.audit._neighbours import Data, audit_plan, default_neighbours
+    from sklearn_privacy.audit._trials import run_trials
 
     X = np.random.default_rng(0).normal(size=(200, 2)) * [3.0, 1.0]
-    mech = L2CompressionDP(epsilon=2.0, clip_radius=4.0, fit_data="public")
-    assert fits_public_data(mech) and not fits_public_data(mech.set_params(fit_data="private"))
+    mech = L2CompressionDP(epsilon=2.0, clip_radius=4.0, fit_data="private")
+    assert audit_plan(mech, Data(X)).private_fit
     mech.set_params(fit_data="public")
-    data, other, rows, _ = default_neighbours(mech, Data(X), "replace-one", None)
-    f0, f1, claims, _ = run_trials(mech, data, other, rows, default_statistic, 400, None, 0)
+    plan = audit_plan(mech, Data(X))
+    assert not plan.private_fit
+    data, other, rows, _ = default_neighbours(plan, Data(X), "replace-one", None)
+    trials = run_trials(mech, data, other, rows, None, 400, None, 0, plan)
+    f0, f1, claims = trials.features, trials.neighbour_features, trials.claims
     gap = f1.mean(axis=0) - f0.mean(axis=0)
     pooled = 0.5 * (np.cov(f0.T) + np.cov(f1.T))
     shift = float(np.sqrt(gap @ np.linalg.pinv(pooled) @ gap))
-    assert claims[0][2] == pytest.approx(0.5016, abs=1e-3)
+    assert claims[0].mu == pytest.approx(0.5016, abs=1e-3)
     assert 0.15 <= shift <= 0.75
 
 
@@ -341,3 +357,234 @@ def test_a_leakage_audit_gathers_the_warnings_of_its_fit():
         1,
         "fit",
     )
+
+
+class ClippedMean(TransformerMixin, BaseEstimator):
+    """A DP estimator written outside the package: the Gaussian mechanism on a clipped mean.
+
+    It subclasses nothing of this library and answers the whole audit protocol: its claim
+    as a plain tuple ``(epsilon, delta, mu)``, its statistic (the published mean, read from
+    the release), its plan (the canary moves column 0 only). Sensitivity of the mean of
+    ``n`` rows clipped to ``radius`` under replace-one: ``2 radius / n``; noise of sd
+    ``sensitivity / mu``. ``noise_factor`` below 1 is the broken variant (the true mu is
+    ``mu / noise_factor``).
+    """
+
+    def __init__(self, mu=1.0, radius=1.0, noise_factor=1.0):
+        self.mu = mu
+        self.radius = radius
+        self.noise_factor = noise_factor
+
+    def fit(self, X, y=None):
+        X = np.asarray(X, dtype=float)
+        sigma = 2.0 * self.radius / len(X) / self.mu
+        noise = self.noise_factor * sigma * _NOISE.standard_normal(X.shape[1])
+        self.mean_ = clip_to_ball(X, self.radius).mean(axis=0) + noise
+        return self
+
+    def transform(self, X):
+        return np.tile(self.mean_, (len(X), 1))
+
+    def audit_claim(self):
+        return _epsilon(self.mu, 1e-5), 1e-5, self.mu
+
+    def audit_statistic(self, release):
+        return np.asarray(release)[0, :1]  # the published mean's first coordinate
+
+    def audit_plan(self, X, y=None, *, sensitive=None, sample_weight=None):
+        return AuditPlan(columns=(0,), direction=np.array([1.0]))
+
+
+def test_an_estimator_from_outside_the_package_is_audited_through_the_protocol(X):
+    """Issue 48: the audit reads only the protocol; a sound outsider passes near its mu, the
+    same with half the noise (true mu 2 against a claimed 1) is refuted."""
+    sound = audit_privacy(ClippedMean(mu=1.0), X, n_trials=1500, random_state=0)
+    assert sound.estimator_name == "ClippedMean" and not sound.violated
+    assert (sound.epsilon_claimed, sound.mu_claimed) == (pytest.approx(_epsilon(1.0, 1e-5)), 1.0)
+    assert 0.6 <= sound.mu_lower <= 1.0  # the plan's canary bites: the statistic is the mean
+    broken = audit_privacy(ClippedMean(mu=1.0, noise_factor=0.5), X, n_trials=1500, random_state=0)
+    assert broken.violated and broken.mu_lower > 1.4
+
+
+def test_a_d_prime_that_differs_in_five_rows_is_refused_or_audited_as_custom(X):
+    """Issue 47: a D' five rows away from D made a sound mechanism look VIOLATED."""
+    X_prime = X.copy()
+    X_prime[:5] += 3.0
+    with pytest.raises(ValueError, match=r"differs from D in 5 rows \(\[0, 1, 2, 3, 4\]"):
+        audit_privacy(NoisySum(mu=1.0), X, neighbour={"X": X_prime}, n_trials=10)
+    weights = np.ones(len(X))
+    with pytest.raises(ValueError, match="not a neighbour under 'replace-unit'"):
+        audit_privacy(
+            NoisySum(mu=1.0),
+            X,
+            sample_weight=weights,
+            neighbour={"X": X, "sample_weight": weights + np.r_[2.0, np.zeros(len(X) - 1)]},
+            n_trials=10,
+        )
+    # one unit of weight moved from row 1 to row 2 is one person under replace-unit
+    moved = weights + np.r_[0.0, -1.0, 1.0, np.zeros(len(X) - 3)]
+    result = audit_privacy(
+        NoisySum(mu=1.0),
+        X,
+        sample_weight=weights,
+        neighbour={"X": X, "sample_weight": moved},
+        n_trials=20,
+        random_state=0,
+    )
+    assert result.neighbour == "given D' (replace-unit): rows [1, 2] differ" and result.about_claim
+    custom = audit_privacy(
+        NoisySum(mu=1.0, seed=0),
+        X,
+        neighbour={"X": X_prime, "relation": "custom"},
+        n_trials=20,
+        random_state=0,
+    )
+    assert not custom.about_claim and not custom.violated
+    assert custom.epsilon_lower == custom.epsilon_max  # seeded: told apart every time
+    assert "not about the claim" in custom.neighbour and "do not test the claim" in custom.note
+    assert "a custom D', not a test of the claim" in repr(custom)
+
+
+@pytest.mark.parametrize("confidence", [1e-9, 0.3, 1.0, 1 - 1e-7])
+def test_a_confidence_out_of_range_is_refused(X, confidence):
+    with pytest.raises(InvalidParameterError, match="'confidence' parameter of audit_privacy"):
+        audit_privacy(NoisySum(), X, confidence=confidence, n_trials=10)
+    with pytest.raises(InvalidParameterError, match="'confidence' parameter of audit_from_st"):
+        audit_from_statistics(np.zeros(10), np.ones(10), delta=1e-5, confidence=confidence)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_scaler_before_the_mechanism_is_named_and_refutes_the_claim():
+    """Issue 47: the scaler's mean_, fitted on the private rows, moves with the canary by
+    2 x 10 x (largest row norm) / n: a deterministic difference that every evaluation trial
+    shows, so the epsilon bound is the largest 100 evaluation trials certify,
+    log((1 - delta - p) / p), p the Clopper-Pearson bound on 0 events in 100 (3.2813)."""
+    X = np.random.default_rng(0).normal(size=(200, 2)) * [3.0, 1.0]
+    pipe = make_pipeline(StandardScaler(), L2CompressionDP(epsilon=2.0))
+    with pytest.warns(PrivacyLeakWarning, match=r"steps standardscaler \(StandardScaler\)"):
+        result = audit_privacy(pipe, X, n_trials=200, random_state=0)
+    p = clopper_pearson_upper(0, 100, 0.025)
+    assert result.outside_ledger == ("standardscaler (StandardScaler)",)
+    assert result.epsilon_claimed == 2.0 and result.violated
+    assert (
+        result.epsilon_lower
+        == pytest.approx(np.log((1 - 1e-5 - p) / p))
+        == pytest.approx(3.2813, abs=1e-4)
+    )
+    assert result.epsilon_lower == result.epsilon_max  # at the audit's power
+    assert "published outside the ledger: standardscaler (StandardScaler)" in repr(result)
+
+
+_FITS = itertools.count()
+
+
+class RawSometimes(NoisySum):
+    """NoisySum that publishes the audited rows as they are in one fit of ``every``."""
+
+    def __init__(self, mu=1.0, every=100):
+        super().__init__(mu=mu)
+        self.every = every
+
+    def fit(self, X, y=None, sample_weight=None):
+        self.raw_ = next(_FITS) % self.every == 0
+        return super().fit(X, y, sample_weight)
+
+    def transform(self, X):
+        return np.asarray(X, dtype=float) if self.raw_ else super().transform(X)
+
+
+def _refutes_by_scipy(n_trials, p, epsilon, mu, delta, confidence=0.95):
+    """Whether an event of probability p on D' only refutes (epsilon, delta) or mu at the
+    expected counts, with scipy's exact interval: two-sided at ``confidence``, its upper end
+    is the one-sided bound at 1 - (1 - confidence) / 2 that each rate gets."""
+    n = n_trials - n_trials // 2
+
+    def upper(k):
+        interval = binomtest(int(k), n).proportion_ci(confidence_level=confidence, method="exact")
+        return interval.high
+
+    fpr, fnr = upper(0), upper(round((1 - p) * n))
+    return np.log(1 - delta - fnr) - np.log(fpr) > epsilon or norm.isf(fpr) - norm.ppf(fnr) > mu
+
+
+def test_the_power_of_an_audit_of_a_release_that_publishes_the_rows_in_1_percent_of_fits(X):
+    """Issue 47: such a release was not refuted at 1000 trials and nothing said what the
+    audit could have refuted. The result says its power (the most 100 evaluation trials
+    certify) and the trials a 1 % event needs; scipy's exact binomial interval agrees that
+    this count is the first at which the expected counts refute the claim."""
+    mech = RawSometimes(mu=0.5)
+    result = audit_privacy(mech, X, n_trials=200, statistic="exact", random_state=0)
+    p = clopper_pearson_upper(0, 100, 0.025)
+    assert result.epsilon_max == pytest.approx(np.log((1 - 1e-5 - p) / p))
+    assert result.mu_max == pytest.approx(2 * norm.isf(p))
+    assert not result.violated and result.epsilon_lower <= result.epsilon_max
+    needed = result.trials_needed(0.01)
+    assert needed == 5099
+    claim = (result.epsilon_claimed, result.mu_claimed, 1e-5)
+    assert _refutes_by_scipy(needed, 0.01, *claim)
+    assert not _refutes_by_scipy(needed - 1, 0.01, *claim)
+    assert f"gives D' away in 1 % of fits needs {needed:,} trials" in repr(result)
+
+
+def test_the_exact_statistic_refutes_the_rare_release_at_twice_the_trials_needed():
+    """The count said is one an audit can use: synthetic statistics of 20 audits, the rows
+    (a fixed vector) published in 1 % of fits on D' and noise otherwise. At twice the
+    trials needed the exact statistic refutes mu = 0.5 in all 20; at a quarter, in none."""
+    claim = AuditResult(
+        kind="dp",
+        estimator_name="m",
+        n_trials=1,
+        confidence=0.95,
+        epsilon_claimed=2.0,
+        delta=1e-5,
+        mu_claimed=0.5,
+    )
+    needed = claim.trials_needed(0.01)
+    rng = np.random.default_rng(7)
+
+    def refuted(n):
+        d, d_prime = rng.normal(size=(2, n, 3))
+        d_prime[rng.random(n) < 0.01] = [5.0, 0.0, 0.0]
+        result = audit_from_statistics(
+            d,
+            d_prime,
+            delta=1e-5,
+            claimed_epsilon=2.0,
+            claimed_mu=0.5,
+            exact=True,
+            random_state=int(rng.integers(1000)),
+        )
+        return result.violated
+
+    assert sum(refuted(2 * needed) for _ in range(20)) == 20
+    assert sum(refuted(needed // 4) for _ in range(20)) == 0
+
+
+class Flaky(NoisySum):
+    """NoisySum whose every ``every``-th fit fails (as a rare overflow refusal did)."""
+
+    def __init__(self, mu=1.0, every=200):
+        super().__init__(mu=mu)
+        self.every = every
+
+    def fit(self, X, y=None, sample_weight=None):
+        if next(_FITS) % self.every == 0:
+            raise ValueError("the private 0.95 quantile of the row norms lies beyond 3.27e+150")
+        return super().fit(X, y, sample_weight)
+
+
+def test_a_failing_trial_is_counted_and_the_audit_goes_on(X):
+    """Issue 47: one failing fit in 2000 ended the audit. Two failures in 400 fits (at most
+    1 %: 4) are left out and counted; one fit in ten failing stops the audit."""
+    global _FITS
+    _FITS = itertools.count(1)  # fits 200 and 400 fail
+    with pytest.warns(UserWarning, match="2 of the 400 fits of Flaky failed"):
+        result = audit_privacy(Flaky(every=200), X, n_trials=200, random_state=0)
+    assert sum(result.n_failed) == 2 and not result.violated
+    (cause,) = result.failures
+    assert (cause.category, cause.count, cause.total) == (ValueError, 2, 400)
+    assert "lies beyond 3.27e+150" in cause.message
+    assert "2 of 400 fits failed" in repr(result)
+    _FITS = itertools.count(1)
+    with pytest.raises(RuntimeError, match=r"fits of Flaky failed, more than the 4 \(1% of"):
+        audit_privacy(Flaky(every=10), X, n_trials=200, random_state=0)

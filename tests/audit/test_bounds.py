@@ -80,7 +80,7 @@ def _bounds_of_audits(n_audits, n_trials, *, mu, delta, seed):
     for i in range(n_audits):
         d, d_prime = rng.normal(size=(2, n_trials, 1))
         bounds = select_and_bound(d, d_prime + mu, delta=delta, confidence=0.95, random_state=i)
-        out.append((bounds["epsilon_lower"], bounds["mu_lower"]))
+        out.append((bounds.epsilon_lower, bounds.mu_lower))
     return np.array(out)
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sklearn_privacy.audit import AuditDisplay, AuditResult, audit_from_statistics
-from sklearn_privacy.audit._bounds import dp_tradeoff, gdp_tradeoff
+from sklearn_privacy.audit._bounds import clopper_pearson_upper, dp_tradeoff, gdp_tradeoff
 
 
 @pytest.fixture
@@ -26,8 +26,16 @@ def test_from_audit_draws_the_claimed_curves_and_the_violation_shows(pyplot, vio
     display = AuditDisplay.from_audit(violated)
     labels = [t.get_text() for t in display.ax_.get_legend().get_texts()]
     assert labels[0].startswith("broken (epsilon >= ")
-    assert labels[1:] == ["allowed by (4.38, 1e-05)-DP", "allowed by 1-GDP", "chance"]
+    power = f"power: the most the trials certify, epsilon {violated.epsilon_max:.3g}"
+    assert labels[1:] == ["allowed by (4.38, 1e-05)-DP", "allowed by 1-GDP", power, "chance"]
     lines = {line.get_label(): line for line in display.ax_.get_lines()}
+    # the power: 2000 evaluation trials certify at most log((1 - delta - p) / p), p the
+    # Clopper-Pearson bound on 0 events in 2000 (6.29), drawn as the curve it allows
+    p = clopper_pearson_upper(0, 2000, 0.025)
+    assert violated.epsilon_max == pytest.approx(np.log((1 - 1e-5 - p) / p))
+    assert power.endswith("6.29")
+    x, y = lines[power].get_data()
+    np.testing.assert_allclose(y, dp_tradeoff(x, violated.epsilon_max, 1e-5))
     x, y = lines["allowed by 1-GDP"].get_data()
     np.testing.assert_allclose(y, gdp_tradeoff(x, 1.0))
     x, y = lines["allowed by (4.38, 1e-05)-DP"].get_data()
