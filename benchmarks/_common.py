@@ -119,6 +119,15 @@ def pareto_front(x, y, *, maximize_x=True, maximize_y=False):
     return keep[np.argsort(x[keep], kind="stable")]
 
 
+def load_test_reference(name):
+    """The tests' reference module ``tests/<name>.py`` (an oracle a benchmark times), loaded
+    from its file: neither folder is put on the other's import path."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "tests" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def module_at_ref(path, ref):
     """The module at ``path`` (relative to the repository) as it was at git ``ref``.
 

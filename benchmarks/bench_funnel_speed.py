@@ -5,8 +5,8 @@ Merges a random joint pmf P(S, X) (|S| = 8) all the way down to one symbol
 
 - ``incremental``: :func:`greedy_merge`, Prop. 1 costs updated for the pairs of
   the merged symbol only, best partner per row;
-- ``textbook``: ``greedy_merge_textbook(exact=False)`` (``_textbook_greedy.py``
-  beside this script, the tests' oracle), every pair's Prop. 1 cost recomputed
+- ``textbook``: ``greedy_merge_textbook(exact=False)`` (``tests/_textbook_greedy.py``,
+  the tests' oracle, loaded from its file), every pair's Prop. 1 cost recomputed
   (vectorised) at every iteration;
 
 and times ``PrivacyFunnelTransformer.fit`` on 20000 rows whose released columns
@@ -20,11 +20,12 @@ import time
 import warnings
 
 import numpy as np
-from _common import RESULTS
-from _textbook_greedy import greedy_merge_textbook
+from _common import RESULTS, load_test_reference
 
 from sklearn_privacy.discrete import PrivacyFunnelTransformer
 from sklearn_privacy.discrete._greedy import greedy_merge
+
+greedy_merge_textbook = load_test_reference("_textbook_greedy").greedy_merge_textbook
 
 
 def best_time(fn, repeats):

@@ -3,6 +3,9 @@
 ``python benchmarks/snapshot_discrete.py OUT.npz`` runs the three discrete mechanisms and the
 public solver functions on 60 cases and stores every fitted number; ``--compare A.npz B.npz``
 prints, per case, whether the two snapshots are identical or the largest difference.
+``--compiled`` runs every case on the compiled kernels (numba), whatever its size (the
+thresholds ``_convex._problem._COMPILED_ENTRIES`` and ``_greedy._COMPILED_WORK`` set to 0):
+run it with ``PYTHONPATH`` at another checkout to compare that checkout's compiled paths.
 """
 
 import argparse
@@ -121,7 +124,17 @@ def _mechanism_cases(out):
     return cases
 
 
-def snapshot(path):
+def _everything_compiled():
+    from sklearn_privacy.discrete import _greedy
+    from sklearn_privacy.discrete._convex import _problem
+
+    _problem._COMPILED_ENTRIES = {"average": 0, "maximum": 0}
+    _greedy._COMPILED_WORK = 0
+
+
+def snapshot(path, compiled=False):
+    if compiled:
+        _everything_compiled()
     out = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -155,5 +168,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+")
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--compiled", action="store_true")
     args = parser.parse_args()
-    compare(*args.paths) if args.compare else snapshot(args.paths[0])
+    compare(*args.paths) if args.compare else snapshot(args.paths[0], args.compiled)

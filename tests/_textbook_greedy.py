@@ -3,9 +3,9 @@
 Every iteration re-evaluates every candidate pair from scratch (Alg. 1 and 2 of
 privacy-funnel-makhdoumi2014 read literally), so it shares nothing with the
 incremental bookkeeping of :mod:`sklearn_privacy.discrete._greedy` except the
-choice rule. It lives outside the installed package: ``tests/discrete`` import it
-(``benchmarks`` is on pytest's ``pythonpath``) and ``bench_funnel_speed.py``
-times it.
+choice rule. It lives outside the installed package, beside the tests that import it
+(``tests`` is on pytest's ``pythonpath``); ``benchmarks/bench_funnel_speed.py`` loads
+this file by its path to time it.
 """
 
 import numpy as np
@@ -15,7 +15,7 @@ from sklearn_privacy.discrete import MergePath
 from sklearn_privacy.discrete._greedy import _TIE
 from sklearn_privacy.information import column_potentials, entropy, mutual_information
 
-__all__ = ["fdlibm_log", "greedy_merge_stored", "greedy_merge_textbook"]
+__all__ = ["greedy_merge_stored", "greedy_merge_textbook"]
 
 # The fast greedy's slack (sklearn_privacy.discrete._greedy._TOL): merges within
 # rounding of the constraint are feasible, Lagrangian gains below it are not gains.
@@ -39,7 +39,7 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
     joint, objective, threshold, lam
         As in :func:`~sklearn_privacy.discrete._greedy.greedy_merge`.
     log : callable, default=None
-        The logarithm of every cost, potential and ``x log x`` (:func:`fdlibm_log` for
+        The logarithm of every cost, potential and ``x log x`` (``_fdlibm_reference.fdlibm_log`` for
         the compiled kernels' states). None: numpy's, with the potentials of the
         single columns from :func:`~sklearn_privacy.information.column_potentials`,
         as the numpy states do.
@@ -133,33 +133,6 @@ def greedy_merge_textbook(joint, *, objective="funnel", threshold=None, lam=None
     )
 
 
-def fdlibm_log(x):
-    """fdlibm's ``log`` (``e_log.c``) of positive normal doubles, operation for operation.
-
-    The numpy twin of :func:`sklearn_privacy.discrete._fdlibm.log`, written from the
-    algorithm (reduce ``x = 2^k (1 + f)`` with ``1 + f`` in ``[sqrt(2)/2, sqrt(2))``, ``s
-    = f / (2 + f)``, ``log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2)))``) with numpy's
-    integer views instead of the kernel's bit casts, and the kernel's constants: the same
-    bits. (The constants are checked apart: the result within one ulp of the 80-bit log.)
-    """
-    from sklearn_privacy.discrete._fdlibm import _LG, _LN2_HI, _LN2_LO, _OFF
-
-    x = np.asarray(x, dtype=float)
-    bits = x.view(np.int64)
-    shifted = bits - np.int64(_OFF)
-    k = shifted >> 52  # arithmetic shift: the signed exponent
-    f = (bits - (shifted & np.int64(-1 << 52))).view(np.float64) - 1.0
-    dk = k.astype(float)
-    s = f / (2.0 + f)
-    z = s * s
-    w = z * z
-    r = z * (_LG[0] + w * (_LG[2] + w * (_LG[4] + w * _LG[6]))) + w * (
-        _LG[1] + w * (_LG[3] + w * _LG[5])
-    )
-    hfsq = 0.5 * f * f
-    return dk * _LN2_HI - ((hfsq - (s * (hfsq + r) + dk * _LN2_LO)) - f)
-
-
 def _potentials_stored(merged, log=np.log):
     """``phi`` and ``p log p`` of merged ``[P(S, y), p(y)]`` columns, in the stored greedy's order.
 
@@ -188,7 +161,7 @@ def greedy_merge_stored(joint, *, objective="funnel", threshold=None, lam=None, 
     joint, objective, threshold, lam
         As in :func:`~sklearn_privacy.discrete._greedy.greedy_merge`.
     log : callable, default=None
-        The logarithm of every cost, potential and ``x log x`` (:func:`fdlibm_log` for
+        The logarithm of every cost, potential and ``x log x`` (``_fdlibm_reference.fdlibm_log`` for
         the compiled kernels' states). None: numpy's, with the potentials of the
         single columns from :func:`~sklearn_privacy.information.column_potentials`,
         as the numpy states do.

@@ -1,7 +1,20 @@
-"""The optional compiled kernels: loaded when a solver asks for them, None without numba."""
+"""Which kernels a solver runs on, picked once when its problem is built.
+
+Each family of kernels comes twice, with the same functions and arguments: a numpy
+module, always there, and a compiled one (numba, the ``fast`` extra). A problem asks
+:func:`pick_kernels` once, as scikit-learn's ``PCA._fit`` picks its solver, and calls
+the module it gets; nothing downstream asks which one it holds.
+"""
 
 import functools
 import importlib
+
+
+def pick_kernels(name, numpy_module, *, worth_it):
+    """The compiled module ``sklearn_privacy.discrete.<name>`` where it is ``worth_it`` (the
+    problem is large enough to repay loading it) and available, else ``numpy_module``."""
+    module = compiled(name) if worth_it else None
+    return numpy_module if module is None else module
 
 
 @functools.cache

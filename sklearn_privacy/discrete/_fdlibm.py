@@ -6,8 +6,9 @@ reduction to ``[sqrt(2)/2, sqrt(2))`` and a degree-14 odd polynomial in ``s = f 
 f)``; ``e_exp.c``: ``x = k ln 2 + r`` and a rational form in ``r``), both with errors
 below one ulp, written without branches so that LLVM runs four values at a time (about
 2 ns). They round like the C library's on most inputs (the log on 96-99.9 %, the exp on
-about 90 %) and one ulp away on the rest. ``benchmarks/_textbook_greedy.fdlibm_log``
-writes the log's operations in numpy: the tests' reference, to the bit.
+about 90 %) and one ulp away on the rest. ``tests/_fdlibm_reference.fdlibm_log`` writes
+the log's operations in numpy, with constants of its own: the tests' reference, to the
+bit; both are checked against mpmath (``tests/discrete/test_fdlibm.py``).
 """
 
 import numba

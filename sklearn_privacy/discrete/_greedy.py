@@ -4,17 +4,15 @@
 on a joint pmf, :func:`greedy_sweep` many thresholds at once ("Greedy funnel" in design.md).
 """
 
-import functools
-from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral
 
 import numpy as np
 from joblib import effective_n_jobs
-from threadpoolctl import threadpool_limits
 
-from sklearn_privacy.discrete._compiled import compiled
+from sklearn_privacy.discrete import _greedy_kernels_numpy
+from sklearn_privacy.discrete._compiled import pick_kernels
 from sklearn_privacy.discrete._path import MergePath, cluster_labels
-from sklearn_privacy.information import column_potentials, entropy, mutual_information
+from sklearn_privacy.information import entropy, mutual_information
 from sklearn_privacy.utils import NONNEGATIVE, NONNEGATIVE_INTEGER, progress
 from sklearn_privacy.utils._sklearn_compat import StrOptions, validate_params
 
@@ -30,13 +28,8 @@ _TOL = 1e-12
 # lexicographically smallest tied pair is merged. Equal columns give bitwise equal
 # costs here, but two mathematically equal gains of different columns (and the
 # textbook's from-scratch informations) differ by rounding; the textbook greedy
-# (benchmarks/_textbook_greedy.py) uses the same rule.
+# (tests/_textbook_greedy.py) uses the same rule.
 _TIE = 1e-12
-# Elements (|S| + 1 per pair) per call when the initial costs are computed:
-# small enough for the temporaries to stay in cache; one row at a time above it.
-_KERNEL_ELEMENTS = 1 << 17
-# Rows shorter than this are computed several at once (Python overhead per row).
-_SHORT_ROW = 256
 # The triangle is compacted when this fraction of its slots is merged away
 # (moving it costs O(n^2)), above _COMPACT_MIN slots; the columns of Q, over
 # which every merge computes its costs, at _COMPACT_COLUMNS (O(n |S|)).
@@ -75,13 +68,6 @@ def _check_mode(threshold, lam):
         raise ValueError("give exactly one of threshold and lam.")
 
 
-def _xlogx(x, out=None):
-    """``x log x`` (0 at 0) by the operations the merge rows use, so that both round alike."""
-    logs = np.add(x, _TINY)
-    np.log(logs, out=logs)
-    return np.multiply(x, logs, out=out)
-
-
 def _offsets(n):
     """Start of row ``t`` (columns ``t + 1 ... n - 1``) in a packed upper triangle."""
     t = np.arange(n, dtype=np.int64)
@@ -115,18 +101,15 @@ class _MergeState:
         self.Q = np.vstack([joint, joint.sum(axis=0)])
         self.n = self.n_symbols = n = self.Q.shape[1]
         # Without entries below _SAFE_MIN (sums of entries neither), x + _TINY == x:
-        # the logarithms may skip that addition and round the same.
-        self.tiny = not bool(self.Q.min() >= _SAFE_MIN)
-        # One logarithm throughout: numpy's, or on large alphabets the kernels'.
-        big = n * n * self.Q.shape[0] >= _COMPILED_WORK
-        self.kernels = compiled("_greedy_kernels") if big else None
-        if self.kernels is None:
-            self.phi, self.h = column_potentials(joint), _xlogx(self.Q[-1])
-        else:
-            self.phi, self.h = np.empty(n), np.empty(n)
-            self.kernels.merged_potentials(
-                self.Q, np.zeros(self.Q.shape[0]), _TINY, 0, n, self.phi, self.h
-            )
+        # the merged potentials may skip that addition and round the same.
+        self.tiny = _TINY if not bool(self.Q.min() >= _SAFE_MIN) else 0.0
+        # One logarithm throughout: numpy's, or on large alphabets the compiled kernels'.
+        self.kernels = pick_kernels(
+            "_greedy_kernels",
+            _greedy_kernels_numpy,
+            worth_it=n * n * self.Q.shape[0] >= _COMPILED_WORK,
+        )
+        self.phi, self.h = self.kernels.potentials(joint, self.Q, _TINY)
         self.qt = np.arange(n)
         self.tq = np.arange(n)
         self.qdead = np.zeros(n)  # -inf at merged-away columns not yet compacted
@@ -161,7 +144,7 @@ class _MergeState:
 
     @property
     def _mode(self):
-        """The compiled kernels' name for what the rows store and maximise."""
+        """The kernels' name for what the rows store and maximise."""
         k = self.kernels
         if self.lam is None:
             return k.FUNNEL if self.objective == "funnel" else k.BOTTLENECK
@@ -171,34 +154,14 @@ class _MergeState:
         # C order: every sum over S runs in the order of s (numpy sums a
         # Fortran-ordered column pairwise, which rounds differently).
         self.Q = np.ascontiguousarray(self.Q)
-        if self.kernels is None:
-            self._merged, self._logs = np.empty(self.Q.shape), np.empty(self.Q.shape)
-        else:
-            self._h_m = np.empty(self.Q.shape[1])
+        self._work = self.kernels.workspace(self.Q.shape)
+        self._h_m = np.empty(self.Q.shape[1])
         self._phi_m = np.empty(self.Q.shape[1])
         self._dx = np.empty(self.Q.shape[1])
         self._g = np.empty(self.n)
 
-    def _potentials(self, merged, logs, phi_m):
-        """``phi`` and ``p log p`` of merged columns (stacked along axis 0), in place.
-
-        ``phi(q) = sum_s q log q - p log p`` summed in the order of ``s``, so
-        that equal columns get bitwise equal costs wherever they stand.
-        """
-        if self.tiny:
-            np.add(merged, _TINY, out=logs)
-            np.log(logs, out=logs)
-        else:
-            np.log(merged, out=logs)
-        np.multiply(merged, logs, out=logs)
-        np.add.reduce(logs[:-1], axis=0, out=phi_m)
-        np.subtract(phi_m, logs[-1], out=phi_m)
-        return phi_m, logs[-1]
-
     def _xlogx(self, x, out=None):
         """``x log x`` of a 1-D array by the state's logarithm."""
-        if self.kernels is None:
-            return _xlogx(x, out=out)
         out = np.empty_like(x) if out is None else out
         self.kernels.xlogx(x, _TINY, out)
         return out
@@ -218,90 +181,20 @@ class _MergeState:
     def _initial_costs(self, n_jobs):
         """Stored cost of every pair, each row's best pair to its right.
 
-        The long rows are spread over ``n_jobs`` threads, thread ``k`` taking
-        rows ``k, k + n_jobs, ...`` (balanced, since rows shorten by one): a row
-        is computed alone, its sums in the order of ``s``, so the costs do not
-        depend on the thread count. Numpy releases the GIL in these ufuncs; our
-        threads, not BLAS's or OpenMP's, use the cores.
+        The long rows are spread over ``n_jobs`` threads (the kernels'
+        ``initial_costs``): a row is computed alone, its sums in the order of
+        ``s``, so the costs do not depend on the thread count. Numpy and the
+        compiled kernels release the GIL; our threads, not BLAS's or OpenMP's,
+        use the cores.
         """
         n = self.n
         best_val = np.full(n, -np.inf)
         best_col = np.full(n, -1, dtype=np.int64)
         self._bests = (best_val, best_col)
-        if self.kernels is not None:
-            n_jobs = min(n_jobs, max(1, n // _SHORT_ROW))
-            rows = functools.partial(
-                self.kernels.initial_rows, self.Q, self.phi, self.h, self.D, self.off,
-                best_val, best_col, step=n_jobs, mode=self._mode, lam=self.lam or 0.0, tiny=_TINY,
-            )  # fmt: skip
-            with ThreadPoolExecutor(n_jobs) as pool:
-                list(pool.map(lambda first: rows(first=first), range(n_jobs)))
-            return
-        n_long = max(0, n - _SHORT_ROW)  # rows t < n_long have n - t - 1 >= _SHORT_ROW
-        n_jobs = min(n_jobs, max(1, n_long // _SHORT_ROW))
-        if n_jobs == 1:
-            self._initial_rows(range(n_long), best_val, best_col)
-        else:
-            rows = [range(k, n_long, n_jobs) for k in range(n_jobs)]
-            with threadpool_limits(1), ThreadPoolExecutor(n_jobs) as pool:
-                list(pool.map(lambda r: self._initial_rows(r, best_val, best_col), rows))
-        t = n_long
-        while t < n - 1:
-            t = self._initial_block(t, best_val, best_col)
-
-    def _initial_rows(self, rows, best_val, best_col):
-        """The long rows ``rows``, one at a time, on buffers of their own."""
-        Q, phi, h, n, D, off = self.Q, self.phi, self.h, self.n, self.D, self.off
-        depth = Q.shape[0]
-        need_dx = self.lam is not None or self._bottleneck
-        merged, logs = np.empty((depth, n)), np.empty((depth, n))
-        phi_m, dx = np.empty(n), np.empty(n)
-        for t in rows:
-            m = n - t - 1
-            # (phi_t + phi_c) - phi_tc, clipped at 0, the order of the square version.
-            mg = np.add(Q[:, t : t + 1], Q[:, t + 1 :], out=merged[:, :m])
-            pm, hm = self._potentials(mg, logs[:, :m], phi_m[:m])
-            seg = D[off[t] : off[t] + m]
-            np.add(phi[t], phi[t + 1 :], out=seg)
-            np.subtract(seg, pm, out=seg)
-            np.maximum(seg, 0.0, out=seg)
-            gain = seg
-            if need_dx:
-                d = np.add(h[t], h[t + 1 :], out=dx[:m])
-                np.subtract(hm, d, out=d)
-                if self.lam is not None:
-                    seg[:] = self._gain(seg, d, out=d)[0]
-                else:
-                    gain = d
-            c = int(gain.argmax())
-            best_val[t], best_col[t] = gain[c], t + 1 + c
-
-    def _initial_block(self, start, best_val, best_col):
-        """The short rows from ``start`` on, several at once (square blocks)."""
-        Q, phi, h, n, D, off = self.Q, self.phi, self.h, self.n, self.D, self.off
-        depth = Q.shape[0]
-        m = n - start
-        rows = max(1, min(n - 1 - start, _KERNEL_ELEMENTS // (depth * m)))
-        stop = start + rows
-        shape = (depth, rows, m)
-        merged = np.add(Q[:, start:stop, None], Q[:, None, start:])
-        phi_m, h_m = self._potentials(merged, np.empty(shape), np.empty(shape[1:]))
-        ds = phi[start:stop, None] + phi[None, start:] - phi_m
-        np.maximum(ds, 0.0, out=ds)
-        stored = gain = ds
-        if self.lam is not None or self._bottleneck:
-            dx = np.subtract(h_m, h[start:stop, None] + h[None, start:])
-            if self._bottleneck:
-                gain = dx
-            else:
-                stored = gain = self._gain(ds, dx, out=dx)[0]
-        for k in range(rows):
-            t = start + k
-            D[off[t] : off[t] + n - t - 1] = stored[k, k + 1 :]
-            right = gain[k, k + 1 :]
-            c = int(right.argmax())
-            best_val[t], best_col[t] = right[c], t + 1 + c
-        return stop
+        self.kernels.initial_costs(
+            self.Q, self.phi, self.h, self.D, self.off, best_val, best_col,
+            n_jobs, self._mode, self.lam or 0.0, self.tiny,
+        )  # fmt: skip
 
     # -- rows ----------------------------------------------------------------
 
@@ -404,12 +297,8 @@ class _MergeState:
         # thread: handing half of it to another costs about what it saves (the
         # design notes' "Greedy funnel").
         Q[:, qi] = 0.0
-        if self.kernels is None:
-            merged = np.add(Q, q_i[:, None], out=self._merged)
-            phi_m, h_m = self._potentials(merged, self._logs, self._phi_m)
-        else:
-            phi_m, h_m = self._phi_m, self._h_m
-            self.kernels.merged_potentials(Q, q_i, _TINY, 0, Q.shape[1], phi_m, h_m)
+        phi_m, h_m = self._phi_m, self._h_m
+        self.kernels.merged_potentials(Q, q_i, self.tiny, 0, Q.shape[1], phi_m, h_m, self._work)
         phi_i, h_i = float(phi_m[qi]), float(h_m[qi])
         ds = max(float(phi[qi] + phi[qj] - phi_i), 0.0)
         dx = max(float(h_i - h[qi] - h[qj]), 0.0)

@@ -9,10 +9,14 @@ from sklearn.base import clone, is_classifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv, cross_validate
+from sklearn.pipeline import Pipeline
 from sklearn.utils import Bunch
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import indexable
 
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy._sensitive import routing_advice
+from sklearn_privacy.metrics import find_mechanism, is_privacy_scorer
 from sklearn_privacy.utils import user_stacklevel
 from sklearn_privacy.utils._sklearn_compat import (
     HasMethods,
@@ -246,11 +250,6 @@ def _check_params_reach_fit(estimator, scoring, params):
     ``sensitive``, so a privacy scorer of a mechanism without S columns would
     fail: a NaN per split and setting either way.
     """
-    from sklearn.pipeline import Pipeline
-
-    from sklearn_privacy._sensitive import routing_advice
-    from sklearn_privacy.metrics import find_mechanism, is_privacy_scorer
-
     refused = sorted(key for key in params if "__" not in key)
     if not refused:
         return
@@ -280,10 +279,6 @@ def _check_params_reach_fit(estimator, scoring, params):
 
 def _locate_knob(estimator, prefix=""):
     """``(param path, TradeoffKnob)`` of the mechanism inside ``estimator``, or ``(None, None)``."""
-    from sklearn.pipeline import Pipeline
-
-    from sklearn_privacy._base import BaseMechanism
-
     if isinstance(estimator, BaseMechanism):
         knob = estimator.get_tradeoff_knob()
         return prefix + knob.name, knob

@@ -9,6 +9,8 @@ from numbers import Real
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from sklearn_privacy._base import BaseMechanism
+from sklearn_privacy.metrics import find_mechanism, is_privacy_scorer
 from sklearn_privacy.utils import user_stacklevel
 
 # Axis labels of the scorer keys and kinds that the library knows; any other key
@@ -49,8 +51,6 @@ def axis_name(key, scorer=None, *, leakage=LEAKAGE_AXIS):
     (``"balanced_accuracy"``) by that name; then the key; a key neither knows is
     its own label. ``leakage`` is the label of a leakage scorer.
     """
-    from sklearn_privacy.metrics import is_privacy_scorer
-
     names = {**_AXIS_NAMES, "leakage": leakage}
     kind = scorer.measure if is_privacy_scorer(scorer) else None
     if kind is None and isinstance(scorer, str):
@@ -187,8 +187,6 @@ def format_value(value):
 
 def inspect_search(search, leakage):
     """Sign of the leakage scorer and the mechanism's class name, from a fitted search."""
-    from sklearn_privacy.metrics import find_mechanism, is_privacy_scorer
-
     sign = None
     scorer = getattr(search, "scorer_", None)
     if isinstance(scorer, dict) and is_privacy_scorer(scorer.get(leakage)):
@@ -209,8 +207,6 @@ def mechanism_series(params):
     ]
     if not keys:
         return None
-    from sklearn_privacy._base import BaseMechanism
-
     mechanisms = [k for k in keys if any(isinstance(p.get(k), BaseMechanism) for p in params)]
     key = (mechanisms or keys)[0]
     names, by_repr = [], {}

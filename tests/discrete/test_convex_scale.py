@@ -1,6 +1,7 @@
 """ConvexPrivacyMapping at scale and for every distortion (issue 11, part 3)."""
 
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from sklearn_privacy.discrete import (
     min_average_leakage_mapping,
     min_maximum_leakage_mapping,
 )
+from sklearn_privacy.discrete._convex import _kernels_numpy
 from sklearn_privacy.discrete._convex._first_order import (
     SERIAL,
     DistortionLevels,
@@ -145,10 +147,10 @@ def test_ten_symbols_every_distortion_few_conic_solves():
                 assert mech.n_iter_ <= 30
 
 
-def entries_near_row_max(base, P, B, lam_total, D, margin, *, threads=None, kernels=None, **kw):
+def entries_near_row_max(
+    base, P, B, lam_total, D, margin, *, threads=None, kernels=_kernels_numpy, **kw
+):
     """The working set's entry search on ``P(S|Y) = P`` and ``d = D`` (a stand-in problem)."""
-    from types import SimpleNamespace
-
     problem = SimpleNamespace(
         p_s_given_y=P, distortion=D, threads=threads or SERIAL, kernels=kernels
     )
@@ -575,10 +577,11 @@ def test_exact_dual_certifies_just_below_the_conic_optimum(seed, kind, budget):
 def convex_kernels(monkeypatch):
     """Every problem of the test on the compiled kernels, whatever its size."""
     pytest.importorskip("numba")
+    from sklearn_privacy.discrete._compiled import compiled
     from sklearn_privacy.discrete._convex import _problem
 
     monkeypatch.setattr(_problem, "_COMPILED_ENTRIES", {"average": 0, "maximum": 0})
-    kernels = _problem.compiled("_convex._kernels")
+    kernels = compiled("_convex._kernels")
     assert kernels is not None
     return kernels
 
@@ -603,7 +606,7 @@ def test_compiled_mirror_step_matches_dense_projection(lam_total, block, convex_
     np.testing.assert_allclose(Q, dense, rtol=1e-7, atol=1e-14)
     np.testing.assert_allclose(release, joint @ dense, rtol=1e-7, atol=1e-14)
     # and the numpy step's to rounding
-    problem.levels.kernels = None
+    problem.kernels = problem.levels.kernels = _kernels_numpy
     Q_numpy, lam_numpy, _ = mirror_step_levels(
         problem, base, A, lam_total, 0.0, out=np.empty(D.shape), block=block
     )
@@ -645,7 +648,7 @@ def test_compiled_minima_entries_and_combination_match_numpy(convex_kernels):
     x, z = rng.random(D.shape), rng.random(D.shape)
     expected = x.copy()
     blocked_combination(expected, 0.3, z, 0.7, scratch=np.empty(D.shape), block=6)
-    blocked_combination(x, 0.3, z, 0.7, scratch=None, block=6, kernels=convex_kernels)
+    blocked_combination(x, 0.3, z, 0.7, scratch=np.empty(D.shape), block=6, kernels=convex_kernels)
     np.testing.assert_array_equal(x, expected)
 
 

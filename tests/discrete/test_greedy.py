@@ -4,7 +4,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _textbook_greedy import fdlibm_log, greedy_merge_stored, greedy_merge_textbook
+from _fdlibm_reference import fdlibm_log
+from _greedy_cases import reference_cases, reference_kwargs, sparse_tied_joint, tied_joints
+from _textbook_greedy import greedy_merge_stored, greedy_merge_textbook
 
 from sklearn_privacy.discrete._greedy import _MergeState, greedy_merge, greedy_sweep
 from sklearn_privacy.information import entropy, mutual_information
@@ -111,21 +113,6 @@ def test_greedy_errors():
         greedy_merge(joint * 2, threshold=0.1)
 
 
-def _tied_joints(seed, n_cases):
-    """Joints with many exactly tied merge costs: repeated columns, sparse counts."""
-    rng = np.random.default_rng(seed)
-    for case in range(n_cases):
-        n_s = int(rng.integers(2, 5))
-        n_x = int(rng.integers(70, 90)) if case == 0 else int(rng.integers(5, 30))
-        if case % 2:
-            base = rng.dirichlet(np.full(n_s * 4, 0.7)).reshape(n_s, 4)
-            joint = base[:, rng.integers(0, 4, n_x)]
-        else:
-            joint = rng.integers(0, 3, (n_s, n_x)) * (rng.random((n_s, n_x)) < 0.4)
-            joint[0, joint.sum(axis=0) == 0] = 1
-        yield rng, joint / joint.sum()
-
-
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_greedy_choice_is_first_best_pair_of_current_costs(objective, monkeypatch):
     # Oracle for the bookkeeping (per-row bounds, lazy feasibility, ties, slot
@@ -152,7 +139,7 @@ def test_greedy_choice_is_first_best_pair_of_current_costs(objective, monkeypatc
         return merge(state, i, j)
 
     monkeypatch.setattr(_greedy._MergeState, "merge", checked_merge)
-    for rng, joint in _tied_joints(6, 16):
+    for rng, joint in tied_joints(6, 16):
         top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         for threshold, lam in [(0.0, None), (rng.uniform(0, top), None), (None, 0.5)]:
             greedy_merge(joint, objective=objective, threshold=threshold, lam=lam)
@@ -165,7 +152,7 @@ def test_greedy_triangle_is_the_pair_values_of_both_orders():
     from sklearn_privacy.discrete._greedy import _MergeState, _run
 
     _, joint = next(_random_joints(7, 1, max_x=40))
-    joint = np.hstack([joint, next(_tied_joints(7, 1))[1][: joint.shape[0]]])
+    joint = np.hstack([joint, next(tied_joints(7, 1))[1][: joint.shape[0]]])
     joint /= joint.sum()
     for objective, lam in [("funnel", None), ("bottleneck", None), ("funnel", 0.4)]:
         state = _MergeState(joint, objective, lam)
@@ -186,38 +173,13 @@ def test_greedy_triangle_is_the_pair_values_of_both_orders():
                 np.testing.assert_array_equal(gain[right - r - 1], pair_gain)
 
 
-def _reference_cases(seed):
-    """Dense random, sparse tied counts and repeated columns: small and past compaction."""
-    rng = np.random.default_rng(seed)
-    for n_s, n_x in [(8, 30), (3, 150), (8, 300)]:
-        yield rng, rng.dirichlet(np.full(n_s * n_x, 0.5)).reshape(n_s, n_x)
-    for n_x in [40, 260]:
-        yield rng, _sparse_tied_joint(rng, n_x)
-    for _, joint in _tied_joints(seed, 3):
-        yield rng, joint
-    # A Fortran-ordered joint: the baseline summed over S pairwise from the start.
-    yield rng, np.asfortranarray(rng.dirichlet(np.full(9 * 80, 0.5)).reshape(9, 80))
-
-
-def _reference_kwargs(rng, joint, objective):
-    """The five runs of each reference case: three thresholds, two multipliers."""
-    top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
-    return [
-        {"threshold": 0.0},
-        {"threshold": 0.8 * top},
-        {"threshold": float(rng.uniform(0, top))},
-        {"lam": 0.3},
-        {"lam": 1.2},
-    ]
-
-
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_greedy_equals_the_stored_cost_reference_to_the_bit(objective):
     # greedy_merge_stored keeps the full matrix of the stored-cost arithmetic and
     # brute-forces every choice: the same merges in the same order and the same
     # informations to the bit, ties included.
-    for rng, joint in _reference_cases(12):
-        for kwargs in _reference_kwargs(rng, joint, objective):
+    for rng, joint in reference_cases(12):
+        for kwargs in reference_kwargs(rng, joint, objective):
             fast = greedy_merge(joint, objective=objective, **kwargs)
             ref = greedy_merge_stored(joint, objective=objective, **kwargs)
             np.testing.assert_array_equal(fast.merges, ref.merges)
@@ -228,7 +190,7 @@ def test_greedy_equals_the_stored_cost_reference_to_the_bit(objective):
 
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_greedy_keeps_the_paths_of_its_pairwise_summing_predecessor(objective):
-    # tests/discrete/data/greedy_reference.npz (benchmarks/make_greedy_fixture.py) holds
+    # tests/discrete/data/greedy_reference.npz (``python tests/_greedy_cases.py``) holds
     # the paths of the greedy as it was before issue 38, which summed over S pairwise
     # on Fortran-ordered buffers (a Fortran-ordered joint, and after its first
     # compaction). Today's in-order sums round differently for |S| >= 8 only: the
@@ -239,8 +201,8 @@ def test_greedy_keeps_the_paths_of_its_pairwise_summing_predecessor(objective):
     # differ by at most 4.4e-16), and the merges exactly.
     stored = np.load(Path(__file__).parent / "data" / "greedy_reference.npz")
     n_differ = 0
-    for c, (rng, joint) in enumerate(_reference_cases(12)):
-        for k, kwargs in enumerate(_reference_kwargs(rng, joint, objective)):
+    for c, (rng, joint) in enumerate(reference_cases(12)):
+        for k, kwargs in enumerate(reference_kwargs(rng, joint, objective)):
             path = greedy_merge(joint, objective=objective, **kwargs)
             key = f"{objective}_{c}_{k}"
             np.testing.assert_array_equal(path.merges, stored[f"{key}_merges"])
@@ -276,7 +238,7 @@ def test_greedy_equals_the_stored_cost_reference_on_adult(data_home):
 
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_greedy_sweep_equals_individual_runs_with_ties(objective):
-    for rng, joint in _tied_joints(8, 8):
+    for rng, joint in tied_joints(8, 8):
         top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         thresholds = [0.0, *rng.uniform(0, top, 6), top]
         for threshold, path in zip(
@@ -287,15 +249,6 @@ def test_greedy_sweep_equals_individual_runs_with_ties(objective):
             )
 
 
-def _sparse_tied_joint(rng, n_x):
-    # As in real data: every symbol seen 1-3 times, binary S; many columns are
-    # equal and many gains tie exactly (or up to rounding, for the textbook).
-    counts = rng.integers(1, 4, n_x)
-    ones = rng.binomial(counts, 0.3)
-    joint = np.vstack([counts - ones, ones]).astype(float)
-    return joint / joint.sum()
-
-
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_greedy_matches_textbook_on_sparse_tied_counts(objective):
     # The shared tie rule (_TIE): the from-scratch informations of the textbook
@@ -303,7 +256,7 @@ def test_greedy_matches_textbook_on_sparse_tied_counts(objective):
     # of the other; both merge the first pair within _TIE of the best.
     rng = np.random.default_rng(11)
     for n_x in [12, 40, 120, 200]:
-        joint = _sparse_tied_joint(rng, n_x)
+        joint = sparse_tied_joint(rng, n_x)
         top = entropy(joint.sum(axis=0)) if objective == "funnel" else mutual_information(joint)
         exact = n_x <= 40
         for kwargs in [{"threshold": 0.0}, {"threshold": 0.8 * top}, {"lam": 0.5}]:
@@ -358,48 +311,12 @@ def compiled(monkeypatch):
     return kernels
 
 
-def _ulps(got, exact):
-    """``|got - exact|`` in units of the last place of ``got`` (``exact`` in long double)."""
-    return np.abs((got - exact) / np.spacing(np.abs(got)).astype(np.longdouble))
-
-
-def test_compiled_log_and_exp_are_fdlibm_within_one_ulp(compiled):
-    from sklearn_privacy.discrete import _fdlibm
-
-    rng = np.random.default_rng(0)
-    x = np.concatenate(
-        [
-            10.0 ** rng.uniform(-300, 0, 200_000),
-            rng.uniform(0, 1, 200_000),
-            [1.0, 0.5, 2.0, 1e-300, 2.2250738585072014e-308, np.nextafter(1.0, 0)],
-            np.sqrt([0.5, 2.0]),  # the reduction's bounds and their neighbours
-            np.nextafter(np.sqrt([0.5, 2.0]), 0),
-            np.nextafter(np.sqrt([0.5, 2.0]), 3),
-        ]
-    )
-    out = np.empty_like(x)
-    _fdlibm.logs(x, out)
-    np.testing.assert_array_equal(out, fdlibm_log(x))  # the tests' numpy twin, to the bit
-    assert out[x == 1.0][0] == 0.0
-    # Against the 80-bit logarithm: below one unit in the last place everywhere.
-    assert float(_ulps(out, np.log(x.astype(np.longdouble))).max()) < 1.0
-    # It rounds like the C library's on most inputs, 1 ulp away on the rest.
-    assert 0 < np.mean(out != np.log(x)) < 0.05
-    # The exponential on the range the kernels use (and its ends and 0).
-    x = np.concatenate([rng.uniform(-700, 700, 400_000), [-700.0, 700.0, 0.0, -0.0, 1e-300]])
-    out = np.empty_like(x)
-    _fdlibm.exps(x, out)
-    assert float(_ulps(out, np.exp(x.astype(np.longdouble))).max()) < 1.0
-    assert out[-3] == out[-2] == out[-1] == 1.0
-    assert 0 < np.mean(out != np.exp(x)) < 0.2
-
-
 @pytest.mark.parametrize("objective", ["funnel", "bottleneck"])
 def test_compiled_greedy_equals_the_stored_cost_reference_to_the_bit(objective, compiled):
     # The stored-cost reference with the kernels' logarithm (written in numpy): the same
     # merges, informations and labels to the bit, ties, zeros and compactions included.
-    for rng, joint in _reference_cases(12):
-        for kwargs in _reference_kwargs(rng, joint, objective):
+    for rng, joint in reference_cases(12):
+        for kwargs in reference_kwargs(rng, joint, objective):
             fast = greedy_merge(joint, objective=objective, **kwargs)
             ref = greedy_merge_stored(joint, objective=objective, log=fdlibm_log, **kwargs)
             np.testing.assert_array_equal(fast.merges, ref.merges)
@@ -415,8 +332,8 @@ def test_compiled_and_numpy_greedy_make_the_same_merges(compiled, monkeypatch):
     from sklearn_privacy.discrete import _greedy
 
     for objective in ("funnel", "bottleneck"):
-        for rng, joint in _reference_cases(5):
-            for kwargs in _reference_kwargs(rng, joint, objective):
+        for rng, joint in reference_cases(5):
+            for kwargs in reference_kwargs(rng, joint, objective):
                 monkeypatch.setattr(_greedy, "_COMPILED_WORK", 0)
                 fast = greedy_merge(joint, objective=objective, **kwargs)
                 monkeypatch.setattr(_greedy, "_COMPILED_WORK", np.inf)
@@ -426,7 +343,7 @@ def test_compiled_and_numpy_greedy_make_the_same_merges(compiled, monkeypatch):
 def test_compiled_greedy_matches_textbook_on_sparse_tied_counts(compiled):
     rng = np.random.default_rng(11)
     for n_x in [40, 200]:
-        joint = _sparse_tied_joint(rng, n_x)
+        joint = sparse_tied_joint(rng, n_x)
         for kwargs in [{"threshold": 0.0}, {"lam": 0.5}]:
             _assert_same_path(
                 greedy_merge(joint, **kwargs),
@@ -451,7 +368,7 @@ def test_numpy_path_without_numba(monkeypatch):
     import sys
 
     from sklearn_privacy import discrete
-    from sklearn_privacy.discrete import _compiled, _greedy
+    from sklearn_privacy.discrete import _compiled, _greedy, _greedy_kernels_numpy
 
     monkeypatch.setitem(sys.modules, "numba", None)
     for name in ("_greedy_kernels", "_fdlibm"):
@@ -462,7 +379,7 @@ def test_numpy_path_without_numba(monkeypatch):
     try:
         assert _compiled.compiled("_greedy_kernels") is None
         joint = np.random.default_rng(1).dirichlet(np.full(3 * 50, 0.5)).reshape(3, 50)
-        assert _MergeState(joint, "funnel", None).kernels is None
+        assert _MergeState(joint, "funnel", None).kernels is _greedy_kernels_numpy
         ref = greedy_merge_stored(joint, threshold=1.0)
         np.testing.assert_array_equal(greedy_merge(joint, threshold=1.0).leakage, ref.leakage)
     finally:

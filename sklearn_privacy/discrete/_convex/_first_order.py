@@ -2,12 +2,19 @@
 
 The steps the loops of :mod:`._first_order_loops` repeat, on plain arrays, for any distortion
 matrix and through the levels of ``d`` (:class:`DistortionLevels`) on factored iterates.
+The passes over the levels run on the kernels their problem picked when it was built
+(:mod:`._kernels_numpy`, or its compiled twin :mod:`._kernels`): the blocks and the
+threads are here, the arithmetic of a block there.
 """
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from threadpoolctl import threadpool_info
+
+from sklearn_privacy.discrete._convex import _kernels_numpy
+from sklearn_privacy.discrete._convex._kernels_numpy import LOG_FLOOR
 
 __all__ = [
     "DistortionLevels",
@@ -23,9 +30,6 @@ __all__ = [
 ]
 
 _TINY = 1e-300
-# exp(-600) ~ 1e-261: entries below it are zero for every purpose here, and
-# keeping them out of the subnormal range keeps the matrix products fast.
-_LOG_FLOOR = -600.0
 # Largest number of distinct distortion values handled by level sums.
 MAX_LEVELS = 32
 
@@ -82,6 +86,12 @@ class DistortionLevels:
         Its distinct values, sorted.
     inverse : ndarray of shape (n_y, n_u)
         The index into ``values`` of each entry.
+
+    Attributes
+    ----------
+    kernels : module
+        The passes over these levels (:mod:`._kernels_numpy` unless the problem that
+        owns them picked the compiled :mod:`._kernels`).
     """
 
     def __init__(self, distortion, values, inverse):
@@ -104,26 +114,26 @@ class DistortionLevels:
         self._dense_levels = [int(j) for j in np.flatnonzero(~small)]
         self._masks = None
         self._block_cells = None
-        # The compiled kernels (._kernels) of the passes over these levels, or None
-        # (numpy): set by the problem that owns them.
-        self.kernels = None
+        self._lock = threading.Lock()
+        self.kernels = _kernels_numpy
         # The flat index of each entry's (row, level) cell in an (n_y, n_levels) table.
         index = np.int32 if n_y * m < 2**31 else np.int64
         self.cell = np.arange(n_y, dtype=index)[:, None] * m + level.astype(index)
         self._cell_scale = len(self._dense_levels) > 1
         self.level = level.astype(np.uint8)
-        self._order = None  # the level-sorted order of each row (minima_of_product)
+        self._segments = None  # the level-sorted order of each row (level_segments)
         # d - d_dominant per level: the row softmaxes only need d up to a constant.
         self.shift = values - values[self._dominant]
 
     def block_cells(self, block):
         """Per entry, its cell ``(row - block start) * n_levels + level`` (made once per
         ``block``): the index into a block's ``(rows, n_levels)`` table."""
-        if self._block_cells is None or self._block_cells[0] != block:
-            n_y, m = self.shape
-            rows = (np.arange(n_y, dtype=np.intp) % block)[:, None]
-            self._block_cells = (block, rows * m + self.level)
-        return self._block_cells[1]
+        with self._lock:  # the row threads' first blocks ask at once
+            if self._block_cells is None or self._block_cells[0] != block:
+                n_y, m = self.shape
+                rows = (np.arange(n_y, dtype=np.intp) % block)[:, None]
+                self._block_cells = (block, rows * m + self.level)
+            return self._block_cells[1]
 
     @property
     def masks(self):
@@ -157,47 +167,40 @@ class DistortionLevels:
             out[:, j] = np.where(mask > 0, A, np.inf).min(axis=1)
         return out
 
+    def level_segments(self):
+        """Each row's entries in the order of their level, made once: ``(order, starts,
+        nonempty)``, ``starts[k, l]`` where level ``l`` begins in row ``k``'s order and
+        ``nonempty[k, l]`` whether it has an entry."""
+        with self._lock:  # the row threads' first blocks ask at once
+            if self._segments is None:
+                self._segments = self._level_segments()
+        return self._segments
+
+    def _level_segments(self):
+        m = self.shape[1]
+        n_u = self.level.shape[1]
+        index = np.int16 if n_u <= np.iinfo(np.int16).max else np.intp
+        order = np.argsort(self.level, axis=1, kind="stable").astype(index)
+        counts = np.zeros(self.shape, dtype=np.intp)
+        for k in range(m):
+            counts[:, k] = np.count_nonzero(self.level == k, axis=1)
+        return order, np.cumsum(counts, axis=1) - counts, counts > 0
+
     def minima_of_product(self, P, B, *, block=64, threads=SERIAL):
         """``self.minima(P @ B)`` without forming ``P @ B``: row blocks kept in cache.
 
-        Each row's entries are gathered in the order of their level (a
-        permutation computed once), so that one ``minimum.reduceat`` gives the
-        least entry of every level: two passes over a block instead of three
-        per level; with :attr:`kernels`, one pass a row. The blocks run on
-        ``threads`` (:class:`RowThreads`).
+        Each block is one call of :attr:`kernels`' ``block_minima`` (numpy: two passes
+        over a block instead of three per level; compiled: one pass a row); the blocks
+        run on ``threads`` (:class:`RowThreads`).
         """
-        n_y, m = self.shape
-        n_u = self.level.shape[1]
-        kernels = self.kernels
-        if kernels is not None:
-            out = np.empty(self.shape)
-
-            def rows(group):
-                for i in group:
-                    j = min(n_y, i + block)
-                    kernels.level_minima(P[i:j], B, self.level[i:j], out[i:j])
-
-            threads.run(n_y, block, rows)
-            return out
-        if self._order is None:
-            index = np.int16 if n_u <= np.iinfo(np.int16).max else np.intp
-            self._order = np.argsort(self.level, axis=1, kind="stable").astype(index)
-            counts = np.zeros(self.shape, dtype=np.intp)
-            for k in range(m):
-                counts[:, k] = np.count_nonzero(self.level == k, axis=1)
-            self._segments = np.cumsum(counts, axis=1) - counts  # start within the row
-            self._nonempty = counts > 0
-        out = np.full(self.shape, np.inf)
+        n_y = self.shape[0]
+        out = np.empty(self.shape)
 
         def blocks(group):
             scratch = np.empty((min(block, n_y), B.shape[1]))
             for i in group:
                 j = min(n_y, i + block)
-                G = np.matmul(P[i:j], B, out=scratch[: j - i])
-                ordered = np.take_along_axis(G, self._order[i:j], axis=1)
-                nonempty = self._nonempty[i:j]
-                starts = (self._segments[i:j] + n_u * np.arange(j - i)[:, None])[nonempty]
-                out[i:j][nonempty] = np.minimum.reduceat(ordered.ravel(), starts)
+                self.kernels.block_minima(self, i, j, P, B, out[i:j], scratch)
 
         threads.run(n_y, block, blocks)
         return out
@@ -273,7 +276,7 @@ def _level_moments(log_sums, values, lam):
 
 def softmax_rows(z):
     """Row softmax of ``z``; logits more than 600 below their row's top count as 600 below."""
-    z = np.maximum(z - z.max(axis=1, keepdims=True), _LOG_FLOOR)
+    z = np.maximum(z - z.max(axis=1, keepdims=True), LOG_FLOOR)
     Q = np.exp(z)
     Q /= Q.sum(axis=1, keepdims=True)
     return Q
@@ -334,9 +337,9 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_
     by_cells : bool, default=False
         Sum the levels through the cell index (one ``bincount``) rather than
         the per-level masks, which are then never made (three full float
-        arrays on Adult); the sums round differently. With ``levels.kernels``
-        the exponentials and their level sums take one pass a row, the scaling
-        another.
+        arrays on Adult); the sums round differently. On the compiled
+        ``levels.kernels`` the exponentials and their level sums take one pass a
+        row, the scaling another (and ``by_cells`` is moot).
 
     Returns
     -------
@@ -344,22 +347,10 @@ def project_levels(logits, levels, p_y, budget, lam, *, rtol=1e-9, out=None, by_
         ``softmax(logits - lam d)`` with the least ``lam >= 0`` meeting the budget.
     lam : float
     """
-    values, kernels = levels.values, levels.kernels
-    if kernels is not None:
-        E, sums = logits, np.empty(levels.shape)
-        kernels.row_exponentials(E, levels.level, sums)
-    else:
-        logits -= logits.max(axis=1, keepdims=True)
-        np.maximum(logits, _LOG_FLOOR, out=logits)
-        E = np.exp(logits, out=logits)
-        sums = levels.cell_sums(E) if by_cells else levels.sums(E)
-    lam, factor = _budget_multiplier(sums, values, p_y, budget, lam, rtol)
+    E, sums = levels.kernels.row_exponentials(levels, logits, by_cells=by_cells)
+    lam, factor = _budget_multiplier(sums, levels.values, p_y, budget, lam, rtol)
     Q = out if out is not None else np.empty_like(E)
-    if kernels is not None:
-        kernels.scale_by_level(E, factor, levels.level, Q)
-    else:
-        levels.scale(E, factor, Q)
-    return Q, lam
+    return levels.kernels.scale_by_level(levels, E, factor, Q), lam
 
 
 def budget_newton_step(lam, excess, slope, lo, hi):
@@ -448,41 +439,25 @@ def mirror_step_levels(problem, base, A, lam_total, lam, *, out, scratch=None, b
         levels.add_scaled(logits, -lam_total)
         Q, lam = project_levels(logits, levels, p_y, budget, lam, out=out)
         return Q, lam, joint @ Q
-    m = levels.values.size
-    sums = np.empty((n_y, m))
+    sums = np.empty((n_y, levels.values.size))
     neg_a = -A
     shift = lam_total * levels.shift
-    # Each entry's (row in its block, level) cell, as the platform's index type:
-    # no index arithmetic or conversion in the loops.
-    local = levels.block_cells(block) if problem.kernels is None else None
+    kernels = problem.kernels
 
     def exponentials(group):
         scratch = np.empty((min(block, n_y), n_u))
         for i in group:
             j = min(n_y, i + block)
-            if problem.kernels is not None:
-                level = levels.level[i:j]
-                problem.kernels.level_exponentials(
-                    p_s_given_y[i:j], neg_a, base[i:j], shift, level, out[i:j], sums[i:j]
-                )
-                continue
-            t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
-            t += base[i:j]
-            if lam_total:
-                t -= np.take(shift, levels.level[i:j])
-            t -= t.max(axis=1, keepdims=True)
-            np.maximum(t, _LOG_FLOOR, out=t)
-            E = np.exp(t, out=out[i:j])
-            sums[i:j] = np.bincount(
-                local[i:j].ravel(), weights=E.ravel(), minlength=(j - i) * m
-            ).reshape(j - i, m)
+            kernels.block_exponentials(
+                levels, i, j, block, p_s_given_y, neg_a, base, shift, out, sums, scratch
+            )
 
     problem.threads.run(n_y, block, exponentials)
     lam, factor = _budget_multiplier(sums, levels.values, p_y, budget, lam, 1e-9)
-    return out, lam, _scaled_release(problem, out, factor, local, block)
+    return out, lam, _scaled_release(problem, out, factor, block)
 
 
-def _scaled_release(problem, E, factor, local, block):
+def _scaled_release(problem, E, factor, block):
     """``E *= factor[row, level]`` by row blocks on the problem's threads, and ``joint @ E``
     with each block's share summed in the order of the blocks (to the bit, whatever the
     threads)."""
@@ -492,11 +467,7 @@ def _scaled_release(problem, E, factor, local, block):
     def scale(group):
         for i in group:
             j = min(n_y, i + block)
-            if problem.kernels is None:
-                E[i:j] *= np.take(factor[i:j].ravel(), local[i:j])
-            else:
-                level = problem.levels.level[i:j]
-                problem.kernels.scale_by_level(E[i:j], factor[i:j], level, E[i:j])
+            problem.kernels.block_scale(problem.levels, i, j, block, E, factor)
             shares[i // block] = joint[:, i:j] @ E[i:j]
 
     problem.threads.run(n_y, block, scale)
@@ -506,21 +477,15 @@ def _scaled_release(problem, E, factor, local, block):
     return release
 
 
-def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL, kernels=None):
+def blocked_combination(x, a, z, b, *, scratch, block=32, threads=SERIAL, kernels=_kernels_numpy):
     """``x = a x + b z`` in place, by row blocks (one pass over memory) on ``threads``; the
-    same to the bit with ``kernels`` (:mod:`._kernels`)."""
+    same to the bit on either ``kernels`` (:mod:`._kernels_numpy`, :mod:`._kernels`)."""
     n_y = x.shape[0]
 
     def blocks(group):
         for i in group:
             j = min(n_y, i + block)
-            if kernels is not None:
-                kernels.combination(x[i:j], a, z[i:j], b)
-                continue
-            t = np.multiply(z[i:j], b, out=scratch[i:j])
-            xb = x[i:j]
-            xb *= a
-            xb += t
+            kernels.block_combination(x[i:j], a, z[i:j], b, scratch[i:j])
 
     threads.run(n_y, block, blocks)
     return x

@@ -7,7 +7,8 @@ at ``verbose``: the lines of :func:`_say` (stdout) and the progress bars of :fun
 
 import numpy as np
 
-from sklearn_privacy.discrete._compiled import compiled
+from sklearn_privacy.discrete._compiled import pick_kernels
+from sklearn_privacy.discrete._convex import _kernels_numpy
 from sklearn_privacy.discrete._convex._first_order import (
     SERIAL,
     DistortionLevels,
@@ -83,9 +84,11 @@ class ConvexProblem:
         ``d * d`` for the projection of a ``d`` of many values (None with levels).
     threads : RowThreads
         Threads for the row blocks of the passes (none unless a loop sets them).
-    kernels : module or None
-        The compiled passes (:mod:`._kernels`) on large mappings with levels,
-        as its ``levels`` hold them (read-only here).
+    kernels : module
+        The passes over row blocks, picked here once: the compiled
+        :mod:`._kernels` on large mappings with levels where numba is installed
+        (:func:`~.._compiled.pick_kernels`), else :mod:`._kernels_numpy`; its
+        ``levels`` hold the same.
     """
 
     def __init__(self, joint, distortion, budget, objective="average"):
@@ -99,13 +102,13 @@ class ConvexProblem:
         self.distortion_sq = None if self.levels is not None else distortion * distortion
         self._scratch = None
         self.threads = SERIAL
-        if self.levels is not None and distortion.size >= _COMPILED_ENTRIES[objective]:
-            self.levels.kernels = compiled("_convex._kernels")
-
-    @property
-    def kernels(self):
-        """The compiled passes its levels run on, or None (numpy)."""
-        return None if self.levels is None else self.levels.kernels
+        self.kernels = pick_kernels(
+            "_convex._kernels",
+            _kernels_numpy,
+            worth_it=self.levels is not None and distortion.size >= _COMPILED_ENTRIES[objective],
+        )
+        if self.levels is not None:
+            self.levels.kernels = self.kernels
 
     @property
     def scratch(self):

@@ -6,11 +6,11 @@
 import numpy as np
 
 from sklearn_privacy.discrete._convex._first_order import (
-    _LOG_FLOOR,
     _TINY,
     _budget_multiplier,
     budget_newton_step,
 )
+from sklearn_privacy.discrete._convex._kernels_numpy import LOG_FLOOR
 
 __all__ = ["MARGIN", "WorkingSet", "entries_near_row_max"]
 
@@ -27,7 +27,7 @@ def entries_near_row_max(problem, base, A, lam_total, margin, *, limit=None, blo
     problem : ConvexProblem
         Its ``p_s_given_y`` and ``distortion``; the blocks run on its ``threads``
         (each found alone: the result does not depend on them), on its
-        ``kernels`` when it has them (a block in one pass a row).
+        ``kernels`` (compiled: a block in one pass a row).
     base : ndarray of shape (n_y, n_u)
     A : ndarray of shape (n_s, n_u)
     lam_total : float
@@ -56,20 +56,10 @@ def entries_near_row_max(problem, base, A, lam_total, margin, *, limit=None, blo
             if limit is not None and n_found[0] > limit:
                 return
             j = min(n_y, i + block)
-            if kernels is not None:
-                r, c, logits = kernels.entries_near_row_max(
-                    p_s_given_y[i:j], neg_a, base[i:j], lam_total, distortion[i:j], margin
-                )
-                found[i // block] = (r + i, c, logits)
-                n_found[0] += r.size
-                continue
-            t = np.matmul(p_s_given_y[i:j], neg_a, out=scratch[: j - i])
-            t += base[i:j]
-            if lam_total:
-                t -= lam_total * distortion[i:j]
-            t -= t.max(axis=1, keepdims=True)
-            r, c = np.nonzero(t >= -margin)
-            found[i // block] = (r + i, c, t[r, c])
+            r, c, logits = kernels.block_near_row_max(
+                p_s_given_y[i:j], neg_a, base[i:j], lam_total, distortion[i:j], margin, scratch
+            )
+            found[i // block] = (r + i, c, logits)
             n_found[0] += r.size
 
     problem.threads.run(n_y, block, blocks)
@@ -132,9 +122,9 @@ class WorkingSet:
         """
         t = np.log(np.maximum(z, _TINY))
         t -= np.repeat(np.maximum.reduceat(t, self.starts), self.counts)
-        np.maximum(t, _LOG_FLOOR, out=t)
+        np.maximum(t, LOG_FLOOR, out=t)
         self.base = t
-        base.fill(_LOG_FLOOR)
+        base.fill(LOG_FLOOR)
         base.ravel()[self.flat] = t
         return base
 
@@ -147,7 +137,7 @@ class WorkingSet:
     def softmax(self, t):
         """Row softmax of values ``t`` at the entries (in place)."""
         t -= np.repeat(np.maximum.reduceat(t, self.starts), self.counts)
-        np.maximum(t, _LOG_FLOOR, out=t)
+        np.maximum(t, LOG_FLOOR, out=t)
         E = np.exp(t, out=t)
         E /= np.repeat(np.add.reduceat(E, self.starts), self.counts)
         return E
@@ -179,7 +169,7 @@ class WorkingSet:
         """
         t = self.logits(A, lam_total)
         t -= np.repeat(np.maximum.reduceat(t, self.starts), self.counts)
-        np.maximum(t, _LOG_FLOOR, out=t)
+        np.maximum(t, LOG_FLOOR, out=t)
         E = np.exp(t, out=t)
         if self.cell is not None:
             m = self.values.size
