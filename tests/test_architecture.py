@@ -9,6 +9,7 @@ Run ``python tests/test_architecture.py [PACKAGE_DIR]`` to print the house.
 """
 
 import ast
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -149,6 +150,70 @@ def test_the_audit_stands_above_what_it_audits():
     for room in FAMILIES | {"dp", "metrics"}:
         assert floors["audit"] > floors[room], room
         assert "audit" not in edges.get(room, set()), room
+
+
+# What the audit may not name (issue 48): the parameters and fitted attributes by which it once
+# recognised the Gaussian family. It asks an estimator through the protocol (``AuditProtocol``).
+_FAMILY_NAMES = (
+    "components_",
+    "scale_",
+    "noise_variance_",
+    "max_person_weight",
+    "relevance",
+    "privacy_spent",
+    "epsilon_",
+    "delta_",
+    "accountant_",
+    "fit_data",
+)
+
+
+def _mechanism_classes():
+    """The public classes of the mechanism families."""
+    import importlib
+    import inspect
+
+    names = set()
+    for family in FAMILIES:
+        module = importlib.import_module(f"sklearn_privacy.{family}")
+        names.update(name for name in module.__all__ if inspect.isclass(getattr(module, name)))
+    return names
+
+
+def _names_in_code(path, names):
+    """The ``names`` that ``path``'s code names (docstrings, user documentation, left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                body[0].value.value = ""
+    code = ast.unparse(tree)
+    return sorted(name for name in names if re.search(rf"(?<!\w){re.escape(name)}\b", code))
+
+
+def test_the_audit_names_no_mechanism_class_or_family_parameter():
+    """The audit asks an estimator for its claim, statistic and plan through the protocol,
+    so that a DP estimator from outside the package is audited as the library's are: no
+    module of ``audit/`` names a mechanism class or a family's parameter, attribute or ledger
+    (its docstrings' examples may use a mechanism, as a user would)."""
+    classes = _mechanism_classes()
+    assert {"GaussianIBTransformer", "L2CompressionDP", "PPANTransformer"} <= classes
+    for path in sorted((PACKAGE / "audit").glob("*.py")):
+        assert _names_in_code(path, classes | set(_FAMILY_NAMES)) == [], path
+
+
+def test_the_name_check_sees_a_name_in_code_but_not_in_a_docstring(tmp_path):
+    path = tmp_path / "_trials.py"
+    path.write_text(
+        '"""Reads components_ (a docstring)."""\n'
+        "from sklearn_privacy.gaussian import GaussianIBTransformer\n"
+        "def f(step):\n"
+        '    """The L2CompressionDP and fit_data of a docstring."""\n'
+        '    return step.get_params()["fit_data"], step.epsilon_lower, step.epsilon_\n'
+    )
+    names = {"GaussianIBTransformer", "L2CompressionDP", "components_", "fit_data", "epsilon_"}
+    assert _names_in_code(path, names) == ["GaussianIBTransformer", "epsilon_", "fit_data"]
 
 
 def test_the_base_stands_below_every_mechanism_family():
