@@ -28,6 +28,10 @@ bound); MNIST needs ``--data-home`` with ``mnist/``.
 ``--no-tables --adult-cost`` times issue 33's Adult call alone (S = sex, its
 other string columns), the ``--adult-baseline`` commit's code and today's.
 
+``--no-tables --attack`` reads issue 47's cases (a pair among 500 columns, a triple among 33,
+atoms, missing and infinite values, a sparse release's row counts) beside a generic held-out
+bound whose model is named (one not told which columns carry S).
+
 Run: ``python benchmarks/bench_leakage_panel.py [--baseline REF] [--mechanisms]
 [--quick]``
 """
@@ -426,6 +430,7 @@ print(out)
 INDEPENDENCE = r"""
 import warnings
 import numpy as np
+import scipy.sparse as sp
 from sklearn_privacy.metrics import leakage_score
 warnings.simplefilter("ignore")
 D = 10
@@ -442,6 +447,20 @@ def release(kind, n, rng):
         return np.c_[rng.integers(0, 500, n), rng.normal(size=(n, D))]
     if kind == "few-valued (3 values, 0.8/0.15/0.05)":
         return rng.choice(3, (n, D), p=[0.8, 0.15, 0.05]) + 0.5
+    if kind == "missing values (20 % NaN, 5 % inf)":
+        t = rng.normal(size=(n, D))
+        t[rng.random((n, D)) < 0.2] = np.nan
+        t[rng.random((n, D)) < 0.05] = np.inf
+        return t
+    if kind == "atoms (10 % of each column on 0 or 1)":
+        t = rng.normal(size=(n, D))
+        group = rng.random((n, D)) < 0.1
+        t[group] = rng.integers(0, 2, group.sum())
+        return t
+    if kind == "wide (250 binary + 250 N(0,1))":
+        return np.c_[rng.integers(0, 2, (n, 250)), rng.normal(size=(n, 250))]
+    if kind == "sparse CSR (200 columns, 5 %)":
+        return sp.random(n, 200, density=0.05, random_state=rng, format="csr")
     return rng.normal(size=(n, D))  # continuous S
 
 
@@ -466,6 +485,10 @@ INDEPENDENT_KINDS = (
     "code of 500 levels + 10 N(0,1)",
     "few-valued (3 values, 0.8/0.15/0.05)",
     "continuous S, 10 N(0,1)",
+    "missing values (20 % NaN, 5 % inf)",
+    "atoms (10 % of each column on 0 or 1)",
+    "wide (250 binary + 250 N(0,1))",
+    "sparse CSR (200 columns, 5 %)",
 )
 
 # The kNN estimate's read of the wide release (one give-away column among noise columns) over
@@ -566,6 +589,163 @@ warm = min(cpu()[0] for _ in range(3))
 print((first, warm, float(estimate), estimate.estimates))
 """
 
+# Issue 47's panel cases: each release's panel read beside a generic held-out bound (its model
+# is not told which columns carry S), fitted on one half and scored on the other (predictions
+# mixed with 0.001 uniform), n = 2000; the goal: the panel reads at least half the bound.
+ATTACK = r"""
+import time
+import warnings
+from itertools import combinations
+import numpy as np
+import scipy.sparse as sp
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn_privacy.information import entropy_from_samples
+from sklearn_privacy.metrics import leakage_score
+warnings.simplefilter("ignore")
+N = 2000
+
+
+def halves(t, s):
+    return train_test_split(t, s, train_size=0.5, random_state=0, stratify=s)
+
+
+def score(proba, s_b):
+    proba = 0.999 * proba + 0.001 / proba.shape[1]
+    return entropy_from_samples(s_b) + float(np.mean(np.log(proba[np.arange(len(s_b)), s_b])))
+
+
+def model_bound(model, features):
+    def bound(t, s):
+        t_a, t_b, s_a, s_b = halves(features(t), s)
+        return score(model().fit(t_a, s_a).predict_proba(t_b), s_b)
+    return bound
+
+
+def best_pair_table(t, s):
+    # every pair of columns as a 4 x 4 table of quantile bins (add-one smoothing); the pair of
+    # largest log-likelihood on the fitting half is scored on the other half
+    t_a, t_b, s_a, s_b = halves(t, s)
+    edges = np.quantile(t_a, [0.25, 0.5, 0.75], axis=0)
+    bins = lambda v: np.stack([np.searchsorted(edges[:, j], v[:, j], side="right")  # noqa: E731
+                               for j in range(v.shape[1])], 1)
+    b_a, b_b = bins(t_a), bins(t_b)
+    d = t.shape[1]
+    one_hot = np.zeros((len(s_a), 4 * d))
+    one_hot[np.arange(len(s_a))[:, None], 4 * np.arange(d) + b_a] = 1.0
+    counts = [one_hot[s_a == c].T @ one_hot[s_a == c] for c in (0, 1)]
+    total = counts[0] + counts[1]
+    like = sum(c * np.log((c + 1) / (total + 2)) for c in counts)
+    like = like.reshape(d, 4, d, 4).sum(axis=(1, 3))
+    like[np.tril_indices(d)] = -np.inf
+    i, j = np.unravel_index(np.argmax(like), like.shape)
+    cell_a, cell_b = 4 * i + b_b[:, i], 4 * j + b_b[:, j]
+    ones = counts[1][cell_a, cell_b]
+    p1 = (ones + 1) / (total[cell_a, cell_b] + 2)
+    return score(np.c_[1 - p1, p1], s_b)
+
+
+def triple_signs(t):
+    signs = np.sign(t)
+    return np.stack([signs[:, i] * signs[:, j] * signs[:, k]
+                     for i, j, k in combinations(range(t.shape[1]), 3)], 1)
+
+
+def repeated_values(t):
+    # each column's values seen twice or more, as categories (others: one category), beside it
+    cols = []
+    for j in range(t.shape[1]):
+        values, inverse, counts = np.unique(t[:, j], return_inverse=True, return_counts=True)
+        cols.append(np.where(counts[inverse] > 1, inverse, -1))
+    return np.c_[t, np.stack(cols, 1)]
+
+
+def row_count(t):
+    return np.asarray(t.getnnz(axis=1)).reshape(-1, 1)
+
+
+def xor_wide(rng):
+    a, b = rng.integers(0, 2, (2, N))
+    return a ^ b, np.c_[a, b, rng.normal(size=(N, 498))]
+
+
+def triple(rng):
+    z = rng.normal(size=(N, 33))
+    return (z[:, 0] * z[:, 1] * z[:, 2] > 0).astype(int), z
+
+
+def atoms(rng):
+    s = rng.integers(0, 2, N)
+    x = rng.normal(size=N)
+    group = rng.random(N) < 0.1
+    x[group] = s[group]
+    return s, np.c_[x, rng.normal(size=(N, 9))]
+
+
+def missing(rng):
+    s = rng.integers(0, 2, N)
+    t = rng.normal(size=(N, 10))
+    t[s == 1, 0] = np.nan
+    return s, t
+
+
+def infinite(rng):
+    s = rng.integers(0, 2, N)
+    t = rng.normal(size=(N, 10))
+    t[(s == 1) & (rng.random(N) < 0.3), 3] = np.inf
+    return s, t
+
+
+def sparse_count(rng):
+    s = rng.integers(0, 2, N)
+    density = np.where(s == 1, 0.05, 0.04)
+    mask = rng.random((N, 200)) < density[:, None]
+    return s, sp.csr_matrix(mask * rng.uniform(0.5, 1.0, (N, 200)))
+
+
+L1 = lambda: make_pipeline(StandardScaler(),  # noqa: E731
+                           LogisticRegression(penalty="l1", solver="liblinear", C=0.1))
+CASES = {
+    "S = a XOR b, [a, b, 498 N(0,1)]": (xor_wide, (0,),
+        "best 4x4 quantile table of all 125 250 pairs", best_pair_table),
+    "S = sign(z1 z2 z3) among 33 N(0,1)": (triple, (0,),
+        "L1 logistic on all 5456 triple sign products", model_bound(L1, triple_signs)),
+    "x = S on a 10 % subgroup, N(0,1) else; + 9 N(0,1)": (atoms, (0, 1, 2, 3),
+        "logistic on one-hot of each column's repeated values",
+        model_bound(lambda: make_pipeline(
+            __import__("sklearn.compose").compose.make_column_transformer(
+                (OneHotEncoder(handle_unknown="ignore"), list(range(10, 20))),
+                remainder=StandardScaler()), LogisticRegression(max_iter=2000)),
+            repeated_values)),
+    "NaN exactly when S = 1 in x; + 9 N(0,1)": (missing, (0,),
+        "logistic on SimpleImputer(add_indicator=True)",
+        model_bound(lambda: make_pipeline(SimpleImputer(add_indicator=True), StandardScaler(),
+                                          LogisticRegression(max_iter=2000)), lambda t: t)),
+    "+inf on 30 % of the S = 1 rows in x; + 9 N(0,1)": (infinite, (0,),
+        "logistic on SimpleImputer(add_indicator=True)",
+        model_bound(lambda: make_pipeline(SimpleImputer(add_indicator=True), StandardScaler(),
+                                          LogisticRegression(max_iter=2000)),
+                    lambda t: np.where(np.isinf(t), np.nan, t))),
+    "CSR 200 columns, density 0.04 + 0.01 S": (sparse_count, (0, 1, 2, 3),
+        "logistic on each row's count of stored entries",
+        model_bound(lambda: make_pipeline(StandardScaler(), LogisticRegression()), row_count)),
+}
+out = {}
+for name, (make, seeds, model_name, bound) in CASES.items():
+    for seed in seeds:
+        s, t = make(np.random.default_rng(seed))
+        start = time.process_time()
+        estimate = leakage_score(s, t, return_details=True)
+        seconds = time.process_time() - start
+        top = next(iter(estimate.columns), "")
+        out[(name, seed)] = (estimate.value, estimate.estimator, bound(t, s), model_name, seconds,
+                             top)
+print(out)
+"""
+
 
 def adult_cost(args):
     """Issue 33's Adult call, the baseline commit's code and today's in one run."""
@@ -595,6 +775,7 @@ def main():
     parser.add_argument("--mnist", action="store_true", help="PPAN on MNIST (needs the data)")
     parser.add_argument("--no-tables", action="store_true", help="only the mechanism rows")
     parser.add_argument("--shapes", action="store_true", help="issue 33's shapes and costs")
+    parser.add_argument("--attack", action="store_true", help="issue 47's panel cases")
     parser.add_argument("--no-costs", action="store_true", help="--shapes without the costs")
     parser.add_argument(
         "--adult-cost", action="store_true", help="issue 33's Adult call, baseline and today"
@@ -611,6 +792,8 @@ def main():
     rows = [] if args.no_tables else tables(args)
     if args.shapes:
         rows += shapes(args)
+    if args.attack:
+        rows += attack()
     if args.adult_cost:
         rows += adult_cost(args)
     if args.independence:
@@ -655,6 +838,21 @@ def shapes(args):
     for label, seconds in costs.items():
         print(f"  {label:<60}{seconds:>8.2f}")
         rows.append(["cost", label, "", seconds, "", ""])
+    return rows
+
+
+def attack():
+    """Issue 47's cases: the panel's read beside a generic held-out bound, per seed."""
+    found = run_with_package(REPO, ATTACK)
+    print(f"\n{'release (n = 2000)':<52}{'seed':>5}{'panel':>7}{'bound':>7}{'ratio':>7}"
+          f"{'CPU s':>7}  winner / top column / bound's model")  # fmt: skip
+    rows = []
+    for (name, seed), (value, winner, bound, model, seconds, top) in found.items():
+        ratio = value / bound if bound > 0 else float("nan")
+        flag = "" if ratio >= 0.5 else "  MISSED"
+        print(f"{name:<52}{seed:>5}{value:>7.3f}{bound:>7.3f}{ratio:>7.2f}{seconds:>7.1f}"
+              f"  {winner} / {top} / {model}{flag}")  # fmt: skip
+        rows.append(["attack", f"{name}, seed {seed}", model, value, bound, ratio])
     return rows
 
 

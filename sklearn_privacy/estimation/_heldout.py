@@ -20,17 +20,20 @@ from sklearn.preprocessing import (
 )
 
 from sklearn_privacy.estimation._network import NetworkClassifier, PairProducts, RowNorm
-from sklearn_privacy.estimation._release import ReleaseView, read_release
+from sklearn_privacy.estimation._release import ReleaseView, read_release, take_rows
 
 __all__ = [
     "FLOOR",
     "HELDOUT_ADVERSARIES",
     "MAX_FIT_ROWS",
     "adversary",
+    "check_distribution",
     "fold_log_proba",
     "heldout_bound",
     "heldout_estimate",
     "heldout_folds",
+    "try_adversaries",
+    "user_name",
 ]
 
 # Every predicted probability is mixed with this share of the uniform
@@ -108,12 +111,17 @@ class CodeEncoder(TransformerMixin, BaseEstimator):
     and checks of every column in every fold.
     """
 
-    def __init__(self, ordinal=False):
+    def __init__(self, ordinal=False, drop_binary=False):
         self.ordinal = ordinal
+        self.drop_binary = drop_binary
 
     def fit(self, X, y=None):
         X = np.asarray(X, dtype=np.intp)
         self.categories_ = [np.flatnonzero(np.bincount(column)) for column in X.T]
+        # a column of two codes is one feature (its second code) with drop_binary=True
+        self.kept_ = [
+            seen[1:] if self.drop_binary and seen.size == 2 else seen for seen in self.categories_
+        ]
         return self
 
     def _ranks(self, column, seen):
@@ -124,10 +132,11 @@ class CodeEncoder(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         X = np.asarray(X, dtype=np.intp)
-        ranks = [self._ranks(column, seen) for column, seen in zip(X.T, self.categories_)]
+        kept = self.categories_ if self.ordinal else self.kept_
+        ranks = [self._ranks(column, seen) for column, seen in zip(X.T, kept)]
         if self.ordinal:
             return np.column_stack(ranks).astype(float)
-        sizes = [seen.size for seen in self.categories_]
+        sizes = [seen.size for seen in kept]
         out = np.zeros((X.shape[0], sum(sizes)))
         for start, rank in zip(np.cumsum([0] + sizes[:-1]), ranks):
             known = np.flatnonzero(rank >= 0)
@@ -140,12 +149,12 @@ class CodeEncoder(TransformerMixin, BaseEstimator):
         if self.ordinal:
             return np.asarray(names, dtype=object)
         return np.asarray(
-            [f"{name}_{code}" for name, seen in zip(names, self.categories_) for code in seen],
+            [f"{name}_{code}" for name, seen in zip(names, self.kept_) for code in seen],
             dtype=object,
         )
 
 
-def _encoded(view, numbers, ordinal=False):
+def _encoded(view, numbers, ordinal=False, drop_binary=False):
     """The release's columns encoded for a model: codes as categories, numbers by ``numbers``.
 
     Few-valued columns are one-hot (ordinal for trees), codes of many values
@@ -153,7 +162,7 @@ def _encoded(view, numbers, ordinal=False):
     :class:`~sklearn.preprocessing.TargetEncoder`), the rest ``numbers``.
     """
     parts = [
-        ("categories", CodeEncoder(ordinal), view.one_hot),
+        ("categories", CodeEncoder(ordinal, drop_binary), view.one_hot),
         ("codes", _target_encoder(), view.target),
         ("numbers", numbers, view.numbers),
     ]
@@ -176,7 +185,7 @@ def _boosting(view):
     """
     model = HistGradientBoostingClassifier(
         max_bins=32,
-        early_stopping=view.values.shape[0] >= 200,
+        early_stopping=view.coded.shape[0] >= 200,
         random_state=0,
         categorical_features=None,
     )
@@ -185,7 +194,7 @@ def _boosting(view):
 
 def _normal_scores(view):
     return QuantileTransformer(
-        output_distribution="normal", n_quantiles=min(1000, view.values.shape[0] // 2)
+        output_distribution="normal", n_quantiles=min(1000, view.coded.shape[0] // 2)
     )
 
 
@@ -196,10 +205,11 @@ def _network(view):
 
 
 def _pairs(view):
-    """A tuned logistic regression on the products of the pairs of columns screened on the
-    training rows (:class:`PairProducts`), each number column read by its normal scores."""
+    """A tuned logistic regression on the products of the pairs (and, on few columns, the
+    triples) of columns screened on the training rows (:class:`PairProducts`), each number
+    column read by its normal scores, a column of two codes by one indicator."""
     return make_pipeline(
-        _encoded(view, _normal_scores(view)),
+        _encoded(view, _normal_scores(view), drop_binary=True),
         PairProducts(),
         StandardScaler(),
         TunedLogisticRegression(),
@@ -259,11 +269,12 @@ def adversary(name, view, adversaries=None):
     """``(unfitted classifier, the features it reads)`` of a member of the panel.
 
     ``adversaries`` holds the user's classifiers by name; each reads the
-    release's columns as given. The panel's own members read
-    :attr:`ReleaseView.coded` (the category columns' codes, encoded once).
+    release as the user gave it (:attr:`ReleaseView.given`: a DataFrame stays
+    one). The panel's own members read :attr:`ReleaseView.coded` (the
+    category columns' codes, encoded once).
     """
     if adversaries and name in adversaries:
-        return clone(adversaries[name]), view.values
+        return clone(adversaries[name]), view.given
     made = HELDOUT_ADVERSARIES[name](view)
     return made if isinstance(made, tuple) else (made, view.coded)
 
@@ -306,6 +317,12 @@ def row_cap(name, adversaries=None):
     return MAX_FIT_ROWS if own and name != "table" else None
 
 
+def user_name(name, adversaries=None):
+    """``name`` where it is one of the user's adversaries (whose probabilities are checked),
+    else None."""
+    return name if adversaries and name in adversaries else None
+
+
 def cap_note(folds):
     """The details' words on the cap, where a training fold is larger than it ("" if none)."""
     if MAX_FIT_ROWS is None or max(train.size for train, _ in folds) <= MAX_FIT_ROWS:
@@ -313,12 +330,14 @@ def cap_note(folds):
     return f"; the learned members fitted on {MAX_FIT_ROWS} training rows a fold (seeded)"
 
 
-def fold_log_proba(model, features, codes, train, test, n_classes, max_rows=None):
+def fold_log_proba(model, features, codes, train, test, n_classes, max_rows=None, name=None):
     """``(fitted, log q(s_i | t_i))`` on the test rows of a model fitted on the training rows.
 
     The model is fitted on at most ``max_rows`` training rows (:func:`fit_rows`).
     The probabilities are mixed with :data:`FLOOR` of the uniform
     distribution; a training fold with one value of S predicts it (no fit).
+    ``name`` (a user's adversary) has its probabilities checked
+    (:func:`check_distribution`).
     """
     train = fit_rows(train, max_rows)
     proba = np.zeros((test.size, n_classes))
@@ -331,10 +350,66 @@ def fold_log_proba(model, features, codes, train, test, n_classes, max_rows=None
             # an adversary stopped short of convergence still gives a valid bound
             # (any predictor fitted on other rows does); its warning is noise to a user
             warnings.simplefilter("ignore", ConvergenceWarning)
-            fitted = clone(model).fit(features[train], codes[train])
-        proba[:, _columns(fitted, n_classes)] = fitted.predict_proba(features[test])
+            fitted = clone(model).fit(take_rows(features, train), codes[train])
+        given = fitted.predict_proba(take_rows(features, test))
+        if name is not None:
+            check_distribution(given, name, (test.size, len(fitted.classes_)))
+        proba[:, _columns(fitted, n_classes)] = given
     proba = (1 - FLOOR) * proba + FLOOR / n_classes
     return fitted, np.log(proba[np.arange(test.size), codes[test]])
+
+
+def check_distribution(proba, name, shape):
+    """Refuse a user's adversary whose ``predict_proba`` is not one distribution per row.
+
+    Its cross-entropy is a bound only if each row is a distribution over
+    ``classes_``: a shape of ``(rows, len(classes_))``, finite values at least
+    0 that sum to 1 (within 1e-6). One whose rows sum to less read ``H(S)``
+    on a release independent of S.
+    """
+    proba = np.asarray(proba, dtype=float)
+    problem = None
+    if proba.shape != shape:
+        problem = f"an array of shape {proba.shape}, not (rows, len(classes_)) = {shape}"
+    elif not np.all(np.isfinite(proba)):
+        problem = "values that are not finite"
+    elif proba.size and proba.min() < -1e-9:
+        problem = f"a negative probability ({proba.min():.3g})"
+    elif proba.size:
+        sums = proba.sum(axis=1)
+        worst = int(np.argmax(np.abs(sums - 1)))
+        if abs(sums[worst] - 1) > 1e-6:
+            problem = f"a row that sums to {sums[worst]:.6g}, not 1"
+    if problem is not None:
+        raise ValueError(
+            f"adversaries[{name!r}]: predict_proba returned {problem}; a held-out bound needs "
+            "one probability distribution over classes_ per row (values >= 0 summing to 1)."
+        )
+
+
+def try_adversaries(codes, view, adversaries, max_rows=200):
+    """Fit each user's adversary on a slice of at most ``max_rows`` rows (a seeded draw) and
+    check its probabilities there, before the panel spends minutes on its folds.
+
+    An adversary that fails (its own error, or probabilities that are not a distribution)
+    is named in the error.
+    """
+    rows = fit_rows(np.arange(codes.size), max_rows)
+    if np.unique(codes[rows]).size < 2:
+        return
+    for name, model in (adversaries or {}).items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                fitted = clone(model).fit(take_rows(view.given, rows), codes[rows])
+                proba = fitted.predict_proba(take_rows(view.given, rows))
+        except Exception as error:
+            raise ValueError(
+                f"adversaries[{name!r}] failed on a slice of {rows.size} rows of the release "
+                f"as given ({type(view.given).__name__}), before the panel's folds: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        check_distribution(proba, name, (rows.size, len(fitted.classes_)))
 
 
 def _columns(fitted, n_classes):
@@ -374,7 +449,14 @@ def heldout_bound(name, codes, release, folds, h_s, adversaries=None):
         [
             h_s
             + fold_log_proba(
-                model, features, codes, train, test, n_classes, row_cap(name, adversaries)
+                model,
+                features,
+                codes,
+                train,
+                test,
+                n_classes,
+                row_cap(name, adversaries),
+                user_name(name, adversaries),
             )[1].mean()
             for train, test in folds
         ]

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import Parallel, delayed
 
 from sklearn_privacy.estimation._heldout import (
@@ -17,9 +18,11 @@ from sklearn_privacy.estimation._heldout import (
     fold_log_proba,
     heldout_folds,
     row_cap,
+    try_adversaries,
+    user_name,
 )
 from sklearn_privacy.estimation._knn import knn_mutual_information
-from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION
+from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION, take_rows
 from sklearn_privacy.information import mutual_information_from_samples
 
 __all__ = [
@@ -36,9 +39,17 @@ __all__ = [
 # (the discrete mechanisms refuse more categories: max_categories=200).
 MAX_PANEL_CLASSES = 200
 
-# Above this many release columns the pairs member is left out: its screening
-# scores every pair of columns (``d**2`` products over the rows).
-MAX_PAIR_COLUMNS = 200
+# Above this many columns (of ReleaseView.coded) the pairs member is left out: its screening
+# scores every pair of columns, ``d**2`` products over at least 200 rows (PairProducts).
+MAX_PAIR_COLUMNS = 5000
+
+# A column importance is a group test: a block of columns is shuffled jointly, and split in
+# halves only where the held-out bound falls by more than the block's share of the fall of all
+# columns plus this many nats (or 1 % of the bound).
+IMPORTANCE_TOLERANCE = 1e-3
+
+# Up to this many columns, each column is shuffled alone (no group test).
+IMPORTANCE_SINGLE_COLUMNS = 16
 
 # Permutations of S in the null of the plug-in estimate (a few bincounts each).
 _PLUGIN_PERMUTATIONS = 20
@@ -167,7 +178,7 @@ def _knn_member(codes, view, n_neighbors):
     try:
         return _null_corrected(
             lambda s: knn_mutual_information(
-                s, view.values, n_neighbors, clip=False, rows=view.rows
+                s, view.coded, n_neighbors, clip=False, rows=view.rows
             ),
             codes,
             knn_permutations(codes.size),
@@ -198,10 +209,10 @@ def panel_members(n_classes, view, adversaries=None):
     the joint itself.
     """
     left_out = {}
-    if view.n_distinct <= MAX_DISTINCT_FRACTION * view.values.shape[0]:
+    if view.n_distinct <= MAX_DISTINCT_FRACTION * view.coded.shape[0]:
         why = "few distinct rows (the table reads every function of a row)"
         left_out.update(dict.fromkeys(("network", "pairs"), why))
-    if view.values.shape[1] > MAX_PAIR_COLUMNS:
+    if view.coded.shape[1] > MAX_PAIR_COLUMNS:
         why = f"more than {MAX_PAIR_COLUMNS} columns (screening grows with their square)"
         left_out["pairs"] = why
     if n_classes > MAX_PANEL_CLASSES:
@@ -219,9 +230,9 @@ def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
     n_classes = int(codes.max()) + 1
     jobs = [(name, adversary(name, view, adversaries)) for name in names]
     results = parallel(
-        delayed(_timed)(fold_log_proba, model, features, codes, train, test, n_classes, cap)
+        delayed(_timed)(fold_log_proba, model, features, codes, train, test, n_classes, cap, user)
         for name, (model, features) in jobs
-        for cap in [row_cap(name, adversaries)]
+        for cap, user in [(row_cap(name, adversaries), user_name(name, adversaries))]
         for train, test in folds
     )
     out, sizes = {}, np.array([test.size for _, test in folds])
@@ -234,35 +245,78 @@ def heldout_members(codes, view, names, folds, h_s, adversaries, parallel):
     return out
 
 
-def column_importance(fits, view, codes, h_s, features):
-    """Each release column's held-out permutation importance in nats, largest first.
+def _shuffled(features, columns, order):
+    """``features`` (an array, a sparse matrix or a DataFrame) with ``columns`` permuted by
+    ``order`` among its rows, jointly."""
+    if hasattr(features, "iloc"):
+        out = features.copy()
+        for column in columns:  # column by column: each keeps its dtype
+            out.iloc[:, column] = features.iloc[order, column].to_numpy()
+        return out
+    if sp.issparse(features):
+        dense = features.toarray()
+        dense[:, columns] = dense[order][:, columns]
+        return type(features)(dense)
+    out = np.array(features, copy=True)
+    out[:, columns] = out[order][:, columns]
+    return out
 
-    ``features`` are what the fitted models read (:func:`adversary`'s second part).
 
-    For each fold's fitted model and test rows, the column is shuffled among
+def column_importance(fits, names, codes, h_s, features):
+    """Each column's held-out permutation importance in nats, largest first.
+
+    ``features`` are what the fitted models read (:func:`adversary`'s second
+    part), ``names`` their columns' names.
+
+    For each fold's fitted model and test rows, the columns are shuffled among
     the test rows (seeded) and the held-out bound recomputed on every fold's
-    rows: a column's importance is how much the bound, clipped at 0, falls
-    (at most the bound itself; 0 for a column the model does not use).
+    rows: an importance is how much the bound, clipped at 0, falls (at most
+    the bound itself; about 0 for a column the model does not use). Up to
+    :data:`IMPORTANCE_SINGLE_COLUMNS` columns each is shuffled alone; beyond,
+    a group test: all columns are shuffled jointly, then halves of them, and a
+    block whose shuffle lowers the bound by more than its columns' share of
+    the whole drop plus :data:`IMPORTANCE_TOLERANCE` nats (or 1 % of the
+    bound) is split in halves, down to single columns; the columns of a block
+    below that read 0 (none of them carries more than an average column's
+    share). So the predictions made grow with the columns that matter: about
+    ``2 k log2(d / k)`` a fold for ``k`` of ``d`` columns, instead of ``d``.
     """
     n_classes = int(codes.max()) + 1
     rng = np.random.default_rng(0)
     n = sum(test.size for _, test, _ in fits)
     bound = max(h_s + sum(log_q.sum() for _, _, log_q in fits) / n, 0.0)
-    permuted = np.zeros(view.values.shape[1])
-    for fitted, test, log_q in fits:
-        for j in range(view.values.shape[1]):
+
+    def drop(columns):
+        permuted = 0.0
+        for fitted, test, log_q in fits:
             if fitted is None:
-                permuted[j] += log_q.sum()
+                permuted += log_q.sum()
                 continue
-            shuffled = features[test].copy()
-            shuffled[:, j] = shuffled[rng.permutation(test.size), j]
+            shuffled = _shuffled(take_rows(features, test), columns, rng.permutation(test.size))
             proba = np.zeros((test.size, n_classes))
             proba[:, fitted.classes_] = fitted.predict_proba(shuffled)
             proba = (1 - FLOOR) * proba + FLOOR / n_classes
-            permuted[j] += np.log(proba[np.arange(test.size), codes[test]]).sum()
-    drops = bound - np.maximum(h_s + permuted / n, 0.0)
+            permuted += np.log(proba[np.arange(test.size), codes[test]]).sum()
+        return bound - max(h_s + permuted / n, 0.0)
+
+    d = len(names)
+    drops = np.zeros(d)
+    if d <= IMPORTANCE_SINGLE_COLUMNS:
+        for j in range(d):
+            drops[j] = drop([j])
+    else:
+        tolerance = max(IMPORTANCE_TOLERANCE, 0.01 * bound)
+        whole = max(drop(np.arange(d)), 0.0)
+        blocks = [np.arange(d // 2, d), np.arange(d // 2)]
+        while blocks:
+            block = blocks.pop()
+            value = drop(block)
+            if block.size == 1:
+                drops[block[0]] = value
+            elif value > tolerance + whole * block.size / d:
+                blocks += [block[block.size // 2 :], block[: block.size // 2]]
     order = np.argsort(-drops, kind="stable")
-    return {view.names[j]: float(drops[j]) for j in order}
+    return {names[j]: float(drops[j]) for j in order}
 
 
 def panel_estimate(
@@ -316,6 +370,7 @@ def panel_estimate(
     estimates, spreads, seconds = {}, {}, {}
     folds, how = heldout_folds(codes, n_splits)
     names, left_out = panel_members(int(codes.max()) + 1, view, adversaries)
+    try_adversaries(codes, view, adversaries)
     how += cap_note(folds)
     with Parallel(n_jobs=n_jobs, prefer="threads") as parallel:
         heldout = heldout_members(codes, view, names, folds, h_s, adversaries, parallel)
@@ -351,7 +406,8 @@ def panel_estimate(
         winner = best[: len(best) - len(label)] if label else best
         columns_by = winner if winner in readers else max(readers, key=lambda r: heldout[r][0])
         features = adversary(columns_by, view, adversaries)[1]
-        columns = column_importance(heldout[columns_by][2], view, codes, h_s, features)
+        names = view.given_names if user_name(columns_by, adversaries) else view.names
+        columns = column_importance(heldout[columns_by][2], names, codes, h_s, features)
         columns_by += label
     return LeakageEstimate(
         value=float(min(max(estimates[best], 0.0), h_s)),

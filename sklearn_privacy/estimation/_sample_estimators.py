@@ -7,7 +7,6 @@ import time
 import warnings
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
@@ -25,7 +24,7 @@ from sklearn_privacy.estimation._panel import (
     knn_permutations,
     panel_estimate,
 )
-from sklearn_privacy.estimation._release import is_symbolic, read_release
+from sklearn_privacy.estimation._release import HUGE, is_symbolic, missing_cells, read_release
 from sklearn_privacy.information import (
     encode_symbols,
     entropy,
@@ -49,12 +48,14 @@ MAX_SPARSE_CELLS = 10**8
 ESTIMATORS = {"auto", "plugin", "miller_madow", "gaussian", "knn", *HELDOUT_ADVERSARIES}
 
 
-def check_pair(sensitive, release):
+def check_pair(sensitive, release, *, allow_missing=False):
     """S and the release as 2-D arrays of the same length, each with at least 2 rows.
 
     S is checked by :func:`~sklearn_privacy.utils.check_sensitive` (a single
-    value allowed: its leakage is 0); the release must hold no missing
-    (None, NaN, pd.NA) or infinite value.
+    value allowed: its leakage is 0); the release may hold missing (None, NaN,
+    pd.NA) or infinite values only with ``allow_missing=True`` (the leakage
+    estimates read them as values), else they are refused, naming the first
+    column that holds one.
 
     Parameters
     ----------
@@ -62,6 +63,8 @@ def check_pair(sensitive, release):
         The sensitive attribute.
     release : array-like of shape (n_samples,) or (n_samples, n_features)
         The release of the same rows.
+    allow_missing : bool, default=False
+        Whether missing and infinite values of the release are values.
 
     Returns
     -------
@@ -88,10 +91,14 @@ def check_pair(sensitive, release):
     for name, values in (("sensitive", sensitive), ("release", release)):
         if values.shape[0] < 2:
             raise ValueError(f"{name} needs at least 2 samples, got {values.shape[0]}.")
-    if release.dtype.kind in "fc" and not np.all(np.isfinite(release)):
-        raise ValueError("release contains missing (NaN) or infinite values.")
-    if release.dtype.kind == "O" and np.any(pd.isna(release)):
-        raise ValueError("release contains missing values (None, NaN or pd.NA).")
+    if not allow_missing:
+        missing = missing_cells(release)
+        if missing.any():
+            row, column = np.argwhere(missing)[0]
+            raise ValueError(
+                f"release contains missing values (None, NaN or pd.NA) or infinite values "
+                f"(in column {column}, row {row})."
+            )
     if sensitive.shape[0] != release.shape[0]:
         raise ValueError(
             f"sensitive has {sensitive.shape[0]} rows but the release has {release.shape[0]}."
@@ -140,7 +147,7 @@ def is_discrete(release):
     (True, False)
     """
     release = as_2d(release, "release")
-    if release.dtype.kind in "fc" and (release.size == 0 or not np.all(np.isfinite(release))):
+    if release.size == 0:
         return False
     # "+ 0.0" turns -0.0 into 0.0, which np.unique(axis=0) would tell apart.
     return is_symbolic(release, lambda: np.unique(release + 0.0, axis=0).shape[0])
@@ -212,7 +219,15 @@ def estimate_leakage(
     'plugin'
     """
     names = list(release.columns) if hasattr(release, "columns") else None
-    sensitive, release = check_pair(sensitive, release)
+    # the user's adversaries read the release as given: a DataFrame (a ColumnTransformer by
+    # names), a sparse matrix; the stored entries of each row of a sparse one are read too
+    given = release if hasattr(release, "iloc") and release.ndim == 2 else None
+    nonzero = None
+    if sp.issparse(release):
+        given, nonzero = release, release.getnnz(axis=1)
+    sensitive, release = check_pair(sensitive, release, allow_missing=True)
+    if release.shape[1] == 0:
+        return _empty_release(sensitive, estimator)
     # S is continuous by the release's rule: floats, not all integers, more than n / 10 values
     continuous_s = not is_discrete(sensitive)
     if estimator in ("knn", "gaussian") and release.dtype.kind not in "biufc":
@@ -242,10 +257,24 @@ def estimate_leakage(
     # spin (gradient boosting on 2000 x 100 took 127 s instead of 0.7 s beside one busy
     # core); the panel runs its members side by side on n_jobs threads instead.
     with threadpool_limits(1), one_torch_thread():
-        view = read_release(release, names)
+        view = read_release(release, names, given=given, nonzero=nonzero)
         if estimator == "auto" and continuous_s:
             return _continuous_panel(sensitive, view, options)
         return _estimate(sensitive, view, estimator, continuous_s, options)
+
+
+def _empty_release(sensitive, estimator):
+    """The estimate of a release of 0 columns: a constant, so ``I(S; T) = 0``."""
+    continuous = not is_discrete(sensitive)
+    why = "a release of 0 columns is constant: I(S; T) = 0"
+    return LeakageEstimate(
+        value=0.0,
+        estimator=estimator,
+        estimates={estimator: 0.0},
+        spreads={estimator: 0.0},
+        entropy=_entropy_bound(sensitive, continuous),
+        left_out={"every member": why},
+    )
 
 
 def _estimate(sensitive, view, estimator, continuous_s, options):
@@ -267,10 +296,11 @@ def _estimate(sensitive, view, estimator, continuous_s, options):
                 UserWarning,
                 stacklevel=user_stacklevel(),
             )
-        value = _gaussian_estimate(sensitive, release)
+        finite = not missing_cells(release).any() and np.max(np.abs(release)) <= HUGE
+        value = _gaussian_estimate(sensitive, release if finite else view.coded)
     elif estimator == "knn":
         codes, _ = encode_symbols(sensitive, name="sensitive")
-        value = knn_mutual_information(codes, release, options["n_neighbors"], rows=view.rows)
+        value = knn_mutual_information(codes, view.coded, options["n_neighbors"], rows=view.rows)
     else:
         codes, _ = encode_symbols(sensitive, name="sensitive")
         fold_list, folds = heldout_folds(codes, options["n_splits"])
@@ -327,9 +357,7 @@ def _continuous_panel(sensitive, view, options):
         start = time.perf_counter()
         order = np.arange(n)
         estimates["knn"], spreads["knn"] = _null_corrected(
-            lambda rows: ksg_mutual_information(
-                values[rows], view.values, options["n_neighbors"]
-            ),
+            lambda rows: ksg_mutual_information(values[rows], view.coded, options["n_neighbors"]),
             order,
             knn_permutations(n),
         )
