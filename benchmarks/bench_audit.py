@@ -10,9 +10,18 @@
    baseline of the same fits and releases in a plain loop (per fit, from 500 fits). CPU is
    read with psutil (installed with the dask extra's ``distributed``).
 
-Writes ``results/audit_runs.csv``, ``results/audit_cost.csv`` and ``results/audit.png``.
-Run from the repository root: ``python benchmarks/bench_audit.py`` (``--only audits`` or
-``--only cost`` for one part; about 30 minutes on the shared 2-core machine).
+3. Issue 47's cases (``--only cases``): ``Pipeline(StandardScaler(), L2CompressionDP(epsilon=2))``
+   at 200 trials (the scaler's ``mean_``, outside the ledger, named and read); a Gaussian
+   mechanism on a clipped sum (mu 0.5) that publishes the rows in 1 % of its fits, audited at
+   1000 trials with ``statistic="exact"`` (its power and the trials a 1 % event needs) and at
+   twice those trials; ``--n-complete`` audits (default 20) of ``--complete-trials`` trials
+   (default 2000) of a private ``L2CompressionDP(epsilon=2)`` fit of 200 x 3 rows: how many
+   complete, and their failed fits.
+
+Writes ``results/audit_runs.csv``, ``results/audit_cost.csv``, ``results/audit_cases.csv`` and
+``results/audit.png``. Run from the repository root: ``python benchmarks/bench_audit.py``
+(``--only audits``, ``--only cost`` or ``--only cases`` for one part; about 30 minutes on the
+shared 2-core machine, plus about 25 for the completions of part 3 at their defaults).
 """
 
 import argparse
@@ -22,9 +31,13 @@ import warnings
 import numpy as np
 import psutil
 from _common import pyplot, save_figure, write_csv
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from sklearn_privacy.audit import AuditDisplay, audit_privacy
+from sklearn_privacy.base import PrivacyClaim
+from sklearn_privacy.dp import GaussianAccountant, clip_to_ball
 from sklearn_privacy.gaussian import GaussianIBTransformer, L2CompressionDP
 
 
@@ -144,21 +157,114 @@ def draw(results):
     save_figure(fig, "audit")
 
 
+class RawInSomeFits(TransformerMixin, BaseEstimator):
+    """A Gaussian mechanism on the sum of rows clipped to 1 (mu-GDP, replace-one), which
+    publishes the rows as they are in a fraction ``rate`` of its fits: a catastrophic release
+    the claim does not allow, rare enough to hide from a small audit. Outside the package,
+    through the audit protocol."""
+
+    def __init__(self, mu=0.5, rate=0.01):
+        self.mu = mu
+        self.rate = rate
+
+    def fit(self, X, y=None):
+        rng = np.random.default_rng()
+        X = np.asarray(X, dtype=float)
+        self.raw_ = rng.random() < self.rate
+        self.sum_ = clip_to_ball(X, 1.0).sum(axis=0) + 2.0 / self.mu * rng.normal(size=X.shape[1])
+        return self
+
+    def transform(self, X):
+        return np.asarray(X, dtype=float) if self.raw_ else np.tile(self.sum_, (len(X), 1))
+
+    def audit_claim(self):
+        ledger = GaussianAccountant()
+        ledger.spend("sum", sensitivity=self.mu, sigma=1.0)
+        return PrivacyClaim(ledger.epsilon(1e-5), 1e-5, self.mu)
+
+
+def _case_row(case, result, seconds):
+    print(f"{case} ({seconds:.1f} s): {result!r}")
+    return {
+        "case": case,
+        "n_trials": result.n_trials,
+        "epsilon_claimed": result.epsilon_claimed,
+        "mu_claimed": result.mu_claimed,
+        "epsilon_lower": result.epsilon_lower,
+        "mu_lower": result.mu_lower,
+        "epsilon_max": result.epsilon_max,
+        "mu_max": result.mu_max,
+        "trials_needed_1pct": result.trials_needed(0.01),
+        "violated": result.violated,
+        "outside_ledger": "; ".join(result.outside_ledger),
+        "n_failed": sum(result.n_failed),
+        "seconds": seconds,
+    }
+
+
+def run_cases(n_complete, complete_trials):
+    rows = []
+    X, _ = _data(200, 3, 2)
+    start = time.perf_counter()
+    pipe = make_pipeline(StandardScaler(), L2CompressionDP(epsilon=2.0))
+    result = audit_privacy(pipe, X, n_trials=200, random_state=0)
+    rows.append(
+        _case_row(
+            "StandardScaler + L2CompressionDP(epsilon=2)", result, time.perf_counter() - start
+        )
+    )
+    for n_trials in (1000, None):
+        mech = RawInSomeFits()
+        start = time.perf_counter()
+        if n_trials is None:
+            n_trials = 2 * rows[-1]["trials_needed_1pct"]
+        result = audit_privacy(mech, X, n_trials=n_trials, statistic="exact", random_state=0)
+        rows.append(
+            _case_row(
+                "rows published in 1 % of fits (mu 0.5), exact", result, time.perf_counter() - start
+            )
+        )
+    completed = 0
+    for i in range(n_complete):
+        start = time.perf_counter()
+        try:
+            result = audit_privacy(
+                L2CompressionDP(epsilon=2.0), X, n_trials=complete_trials, random_state=i
+            )
+        except RuntimeError as exc:
+            print(f"L2CompressionDP(epsilon=2) audit {i}: stopped: {exc}")
+            continue
+        completed += 1
+        rows.append(
+            _case_row(f"L2CompressionDP(epsilon=2) audit {i}", result, time.perf_counter() - start)
+        )
+    if n_complete:
+        print(
+            f"L2CompressionDP(epsilon=2): {completed} of {n_complete} audits of "
+            f"{complete_trials} trials completed"
+        )
+    write_csv(rows, "audit_cases.csv")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n-audits", type=int, default=10)
     parser.add_argument("--n-trials", type=int, default=300)
     parser.add_argument("--cost-trials", type=int, default=2000)
     parser.add_argument("--baseline-fits", type=int, default=500)
-    parser.add_argument("--only", choices=["audits", "cost"], default=None)
+    parser.add_argument("--n-complete", type=int, default=20)
+    parser.add_argument("--complete-trials", type=int, default=2000)
+    parser.add_argument("--only", choices=["audits", "cost", "cases"], default=None)
     args = parser.parse_args()
     # the private fits at these budgets warn that the release is mostly noise (tested
     # elsewhere); the audit is of what they publish, warnings or not
     warnings.simplefilter("ignore")
-    if args.only != "cost":
+    if args.only in (None, "audits"):
         draw(run_audits(args.n_audits, args.n_trials))
-    if args.only != "audits":
+    if args.only in (None, "cost"):
         run_cost(args.cost_trials, args.baseline_fits)
+    if args.only in (None, "cases"):
+        run_cases(args.n_complete, args.complete_trials)
 
 
 if __name__ == "__main__":
