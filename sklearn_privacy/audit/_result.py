@@ -221,8 +221,9 @@ class AuditResult:
         Examples
         --------
         >>> from sklearn_privacy.audit import AuditResult
-        >>> result = AuditResult(kind="dp", estimator_name="m", n_trials=1000,
-        ...                      confidence=0.95, epsilon_claimed=2.0, delta=1e-5)
+        >>> result = AuditResult(
+        ...     kind="dp", estimator_name="m", n_trials=1000,
+        ...     confidence=0.95, epsilon_claimed=2.0, delta=1e-5)
         >>> result.trials_needed(0.01)
         7701
         """
