@@ -534,6 +534,12 @@ class AuditProtocol(Protocol):
         (its input is not D's columns): then only ``person_weight`` and
         ``private_fit`` are read. Default: ``AuditPlan()``.
 
+    Parameters
+    ----------
+    *args, **kwargs
+        None: a protocol is not instantiated; ``isinstance(estimator,
+        AuditProtocol)`` says whether an estimator answers it.
+
     See Also
     --------
     sklearn_privacy.audit.audit_privacy : The audit that asks these methods.
