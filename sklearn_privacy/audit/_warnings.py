@@ -24,7 +24,8 @@ class AuditWarning:
     Attributes
     ----------
     category : type
-        The warning's class (``PrivateFitWarning``, ``PrivacyLeakWarning``, ...).
+        The warning's class (``PrivateFitWarning``, ``PrivacyLeakWarning``, ...),
+        or the exception's class for a failed fit (``AuditResult.failures``).
     message : str
         The text of its first occurrence (numbers of that fit included).
     count : int
