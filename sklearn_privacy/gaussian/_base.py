@@ -35,15 +35,17 @@ from sklearn_privacy.gaussian._moments import (
 )
 from sklearn_privacy.gaussian._private_fit import (
     _FIT_SHARES,
+    FitMoments,
     private_mean_covariance_from_statistics,
 )
+from sklearn_privacy.gaussian._weights import resolve_weights
 from sklearn_privacy.utils import (
     declared_design_matrix,
     is_continuous,
     sensitive_design_matrix,
     warn_user,
 )
-from sklearn_privacy.utils._dask import reduce_partitions
+from sklearn_privacy.utils._dask import aligned_partitions, head_rows, reduce_partitions
 from sklearn_privacy.utils._sklearn_compat import Interval, StrOptions
 from sklearn_privacy.utils._validation import (
     BIN_EXAMPLES,
@@ -109,9 +111,10 @@ class _GaussianMechanism(BaseMechanism):
     ``_assemble(X, S_design, y_design)``
         The fit rows of a block: ``(Z, extra)``, ``extra`` the design matrix
         of S when only ``leakage_`` reads it (else None).
-    ``_fit_rows(rows)``
-        Fit from the rows' statistics (:mod:`sklearn_privacy.gaussian._moments`):
-        call :meth:`_fit_moments`, design the release, then
+    ``_fit_rows(rows, causes)``
+        Fit from the rows' statistics (a :class:`~sklearn_privacy.gaussian._rows.FitRows`):
+        call :meth:`_fit_moments`, design the release on the ``FitMoments`` it
+        returns (passed on as a value, never kept on ``self``), then
         :meth:`_set_guarantee`; ``_release`` calls :meth:`_record_release`.
 
     and may override ``_designed_against()`` with ``_declared_classes()`` (the
@@ -139,8 +142,8 @@ class _GaussianMechanism(BaseMechanism):
         """The rows whose statistics the fit estimates."""
 
     @abstractmethod
-    def _fit_rows(self, rows):
-        """Fit from the rows' statistics."""
+    def _fit_rows(self, rows, causes):
+        """Fit from the rows' statistics; note the causes of a weak fit in ``causes``."""
 
     def _check_fit_sensitive(self, S, name, n_samples=None):
         """Public fit: the usual checks. Private fit: the shape only.
@@ -281,41 +284,42 @@ class _GaussianMechanism(BaseMechanism):
             return None
         return _DeclaredEncoder(self, role, name, n_source_columns)
 
-    def _fit_moments(self, rows, mu_fit, radius, public_radius=True):
-        """``(mean, covariance, radius)`` of the fit rows: private or public.
+    def _fit_moments(self, rows, mu_fit, radius, causes, public_radius=True):
+        """The :class:`~sklearn_privacy.gaussian._private_fit.FitMoments` of the fit rows.
 
-        ``rows`` gives the statistics of the rows (see
-        :mod:`sklearn_privacy.gaussian._moments`). Private:
+        ``rows`` gives the statistics of the rows (a
+        :class:`~sklearn_privacy.gaussian._rows.FitRows`). Private:
         :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`
         under the ``mu_fit``-GDP budget (the radius is estimated privately when
-        ``radius`` is None). Public: the sample moments, and the largest
-        centred row norm when ``radius`` is None and ``public_radius`` is set
-        (else ``radius`` as given).
+        ``radius`` is None). Public: the sample moments (``trace`` that of the
+        covariance), and the largest centred row norm when ``radius`` is None and
+        ``public_radius`` is set (else ``radius`` as given). The problems of
+        private estimates are noted in ``causes`` (:class:`FitCauses`).
         """
         self.accountant_ = GaussianAccountant()
         if self.fit_data == "private":
-            return self._private_moments(rows, mu_fit, radius)
+            return self._private_moments(rows, mu_fit, radius, causes)
         if rows.total_weight <= 1.0:
             raise ValueError(
                 f"sample_weight adds up to {rows.total_weight:.6g}: a weight counts copies of "
                 "a row, so the weights must add up to more than one row (the covariance "
                 "divides by their sum minus one). Scale them, for example to a mean of 1."
             )
-        self._estimates_failed = False
         mean, cov = rows.moments()
         if radius is None and public_radius:
             radius = rows.max_norm(mean)
             if radius <= 0:
                 radius = 1.0
-        return mean, cov, None if radius is None else float(radius)
+        radius = None if radius is None else float(radius)
+        return FitMoments(mean, cov, radius, trace=float(np.trace(cov)))
 
-    def _private_moments(self, rows, mu_fit, radius):
+    def _private_moments(self, rows, mu_fit, radius, causes):
         """The private estimates of :meth:`_fit_moments`; their problems become causes."""
         n_people = rows.n_people
         self._warn_heavy_rows(rows.n_heavy, n_people)
         needed = rows_needed(HISTOGRAM_SENSITIVITY / (mu_fit * np.sqrt(_FIT_SHARES["radius"])))
         if n_people < needed:
-            self._note_cause(
+            causes.note(
                 "too few people for the private clipping radius at this budget (fit_epsilon, "
                 "by default a share of epsilon, and delta)",
                 PRIVATE_REMEDIES,
@@ -323,14 +327,13 @@ class _GaussianMechanism(BaseMechanism):
         fit = private_mean_covariance_from_statistics(
             rows, mu_fit, rng=self._fit_rng, accountant=self.accountant_, radius=radius
         )
-        # the published centres of the refinement and of the covariance (audits)
-        self._refinement_starts, self._moments_mean = fit.starts, fit.mean
-        self._estimates_failed = fit.failed
-        self._private_fit = fit
+        # the published centres of the refinement and of the covariance (read by tests of
+        # the ledger, never by the fit)
+        self._refinement_starts, self._moments_mean = list(fit.starts), fit.mean
         if n_people >= needed or fit.failed:
             for problem in fit.problems:
-                self._note_cause(_without_numbers(problem), PRIVATE_REMEDIES)
-        return fit.mean, fit.covariance, fit.radius
+                causes.note(_without_numbers(problem), PRIVATE_REMEDIES)
+        return fit
 
     def _warn_heavy_rows(self, n_heavy, n_people):
         """Tell the caller (who holds the rows) how many weights were clipped, and what to declare.
@@ -353,12 +356,9 @@ class _GaussianMechanism(BaseMechanism):
     # ------------------------------------------------------- the fit's warning
     def _fit_and_warn(self, rows):
         """``_fit_rows``, then one warning that gathers every cause of a weak or degenerate fit."""
-        self._fit_causes = []
-        try:
-            self._fit_rows(rows)
-        finally:
-            causes = self.__dict__.pop("_fit_causes")
-            self.__dict__.pop("_private_fit", None)
+        noted = FitCauses()
+        self._fit_rows(rows, noted)
+        causes = noted.lines
         if not causes:
             return
         lines = "".join(f"\n- {cause}: {remedy}." for cause, remedy, _ in causes)
@@ -374,17 +374,6 @@ class _GaussianMechanism(BaseMechanism):
             warn_user(text, PrivateFitWarning, cause=named)
         else:
             warn_user(text, DegenerateReleaseWarning, cause=named)
-
-    def _note_cause(self, cause, remedy, category=PrivateFitWarning):
-        """One line of the fit's warning: a cause in words (no numbers of this fit) and a remedy.
-
-        The text names the cause without this fit's numbers (its rows, its noise),
-        so that the default warning filter shows it once per line of the caller,
-        not once per fold of a cross-validation.
-        """
-        line = (cause, remedy, category)
-        if line not in self._fit_causes:
-            self._fit_causes.append(line)
 
     # ------------------------------------------------------------------ fits
     def _fit_in_memory(self, X, S, y, sample_weight):
@@ -402,8 +391,7 @@ class _GaussianMechanism(BaseMechanism):
             sample_weight,
             extra,
             n_released=self._n_released(X.shape[1]),
-            max_person_weight=self.max_person_weight,
-            weights=self.weights,
+            person_weights=self._person_weights(sample_weight is not None),
         )
         self._fit_and_warn(rows)
 
@@ -416,9 +404,7 @@ class _GaussianMechanism(BaseMechanism):
         same ``random_state`` (to rounding); see :class:`DaskFitRows` for the
         passes over the data.
         """
-        import dask
-
-        from sklearn_privacy.utils._dask import aligned_partitions, head_rows
+        import dask  # an optional dependency: imported when a dask collection is fitted
 
         self._validate_X(head_rows(X), reset=True)
         has_columns = set_column_roles(self).columns.size > 0
@@ -461,12 +447,14 @@ class _GaussianMechanism(BaseMechanism):
             n_released=self._n_released(self.release_columns_.size),
             private=self.fit_data == "private",
             want_moments=self.fit_data == "public",
-            max_person_weight=self.max_person_weight,
-            weights=self.weights,
-            has_weights=sample_weight is not None,
+            person_weights=self._person_weights(sample_weight is not None),
         )
         self._fit_and_warn(rows)
         return self
+
+    def _person_weights(self, has_weights):
+        """What the rows' weights mean: ``weights`` and ``max_person_weight``, resolved once."""
+        return resolve_weights(self.weights, self.max_person_weight, has_weights)
 
     def _dask_rows(self, X, S, y, sample_weight):
         """One partition: the released columns, S, y and positive weights (None if empty)."""
@@ -618,6 +606,29 @@ class _GaussianMechanism(BaseMechanism):
             return epsilon
         meets = float(target) * (1.0 - 1e-9) <= epsilon <= float(target) * (1.0 + 1e-12)
         return float(target) if meets else epsilon
+
+
+class FitCauses:
+    """The causes of a weak or degenerate fit, gathered while it runs (one line each).
+
+    ``_fit_and_warn`` makes one per fit and hands it to ``_fit_rows``, which
+    hands it to the steps that find a cause: a value passed along, not state of
+    the mechanism. ``lines`` holds ``(cause, remedy, category)`` in order, once each.
+    """
+
+    def __init__(self):
+        self.lines = []
+
+    def note(self, cause, remedy, category=PrivateFitWarning):
+        """One line of the fit's warning: a cause in words (no numbers of this fit) and a remedy.
+
+        The text names the cause without this fit's numbers (its rows, its noise),
+        so that the default warning filter shows it once per line of the caller,
+        not once per fold of a cross-validation.
+        """
+        line = (cause, remedy, category)
+        if line not in self.lines:
+            self.lines.append(line)
 
 
 def _without_numbers(problem):

@@ -334,7 +334,7 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
             return np.hstack([Xf, X[:, self.relevance_positions_]]), S_design
         return np.hstack([Xf, y_design]), S_design
 
-    def _fit_rows(self, rows):
+    def _fit_rows(self, rows, causes):
         """Fit from the statistics of the rows (in memory or computed by dask)."""
         d = self.feature_positions_.size
         peaks = rows.peaks()
@@ -342,12 +342,14 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
         self._check_peaks(
             peaks[d:], "the sensitive variable" if self.objective == "funnel" else "y"
         )
-        mean, joint, radius = self._fit_moments(
+        moments = self._fit_moments(
             rows,
             self._fit_mu(gaussian_dp_mu(_DEFAULT_FIT_EPSILON, self.delta)),
             None,
+            causes,
             public_radius=False,
         )
+        mean, joint, radius = moments.mean, moments.covariance, moments.radius
         self.fallback_ = None
         self.mean_ = mean[:d]
         if self.clip_radius is not None:
@@ -356,7 +358,7 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
             radius = max(rows.max_norm(self.mean_, d), np.finfo(float).tiny)
         self.radius_ = radius
         cov_x, cov_xy, cov_y = joint[:d, :d], joint[:d, d:], joint[d:, d:]
-        if self._estimates_failed:
+        if moments.failed:
             # No scale of the rows could be read: nothing was estimated (the fit's warning
             # says so); the release is the constant 0, as L2CompressionDP's.
             self.fallback_ = "zeros"
@@ -372,9 +374,9 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
             if self.objective == "funnel":
                 sol = gaussian_privacy_funnel(cov_x, cov_xy, cov_y, self.disclosure)
             else:
-                sol = self._bottleneck(cov_x, cov_xy, cov_y)
+                sol = self._bottleneck(cov_x, cov_xy, cov_y, moments.noise_floor)
         except _BetaAtOrBelowCritical as exc:
-            sol = self._release_nothing(exc, d)
+            sol = self._release_nothing(exc, d, causes)
         except ValueError as exc:
             if "singular" in str(exc):
                 raise ValueError(
@@ -429,7 +431,7 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
                 A, cov_x, cov_xy, cov_y, cov_t, self.radius_
             )
 
-    def _bottleneck(self, cov_x, cov_xy, cov_y):
+    def _bottleneck(self, cov_x, cov_xy, cov_y, noise_floor):
         r"""The bottleneck on the directions of X that were estimated.
 
         Public: every direction. Private: the directions whose eigenvalue of the
@@ -437,12 +439,13 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
         ``_RESOLVED`` (the others are the floor's, not estimated: a component along
         them would release the noise of the estimate as signal); they enter with eigenvalue 1
         of :math:`\Sigma_{x|y} \Sigma_x^{-1}` (no information, critical value inf).
-        None left: the bottleneck's refusal, released as its centre.
+        None left: the bottleneck's refusal, released as its centre. ``noise_floor``:
+        the private covariance's (:class:`~sklearn_privacy.gaussian._private_fit.FitMoments`).
         """
         if self.fit_data == "public":
             return gaussian_information_bottleneck(cov_x, cov_xy, cov_y, self.beta)
         w, v = np.linalg.eigh(cov_x)
-        basis = v[:, w > _RESOLVED * self._private_fit.noise_floor]
+        basis = v[:, w > _RESOLVED * noise_floor]
         n_left = cov_x.shape[0] - basis.shape[1]
         padding = np.ones(n_left), np.full(n_left, np.inf)
         if not basis.shape[1]:
@@ -463,7 +466,7 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
             "critical_betas": np.r_[sol["critical_betas"], padding[1]],
         }
 
-    def _release_nothing(self, exc, d):
+    def _release_nothing(self, exc, d, causes):
         """The bottleneck at or below its smallest critical value: its centre, a column of 0.
 
         No direction of X is worth its cost at this ``beta`` (or, for a private fit,
@@ -480,9 +483,9 @@ class GaussianIBTransformer(BottleneckAuditProtocol, _GaussianMechanism):
         if self.fit_data == "private":
             self.fallback_ = "centre"
             cause, remedy = self._private_critical_cause(exc.critical)
-            self._note_cause(f"{cause}, {noise} (fallback_='centre')", remedy)
+            causes.note(f"{cause}, {noise} (fallback_='centre')", remedy)
         else:
-            self._note_cause(
+            causes.note(
                 "beta is at or below the smallest critical value of the fit rows "
                 "(critical_betas_[0]): no direction of X informs the relevance variable enough "
                 f"to be worth its cost, {noise}",

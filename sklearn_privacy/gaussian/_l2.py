@@ -293,17 +293,17 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
     def _assemble(self, X, S_design, y_design):
         return X, S_design
 
-    def _fit_rows(self, rows):
+    def _fit_rows(self, rows, causes):
         """Fit from the statistics of the rows (in memory or computed by dask), step by step."""
         self._check_peaks(rows.peaks())
         mu_total, mu_fit = self._budgets()
-        self.mean_, self.covariance_, self.radius_ = self._fit_moments(
-            rows, mu_fit, self.clip_radius
-        )
-        s, v = self._estimated_spectrum()
+        moments = self._fit_moments(rows, mu_fit, self.clip_radius, causes)
+        self.mean_, self.covariance_ = moments.mean, moments.covariance
+        self.radius_ = moments.radius
+        s, v = self._estimated_spectrum(moments, causes)
         sol, n_kept = self._solve(s, v, mu_total, mu_fit)
-        self._set_solution(sol)
-        self._set_operating_point(rows, sol, n_kept)
+        self._set_solution(sol, moments, causes)
+        self._set_operating_point(rows, sol, n_kept, moments, causes)
 
     def _budgets(self):
         """``(mu_total, mu_fit)``: the GDP budget of all (None with ``beta``), of the fit."""
@@ -316,7 +316,7 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
             )
         return mu_total, mu_fit
 
-    def _estimated_spectrum(self):
+    def _estimated_spectrum(self, moments, causes):
         """The eigenvalues (descending) and eigenvectors of the directions that were estimated.
 
         Public: every direction. Private: the directions whose eigenvalue clears
@@ -326,20 +326,19 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
         left: ``"centre"`` (``mean_``), or ``"zeros"`` when no scale of the rows
         could be read at all.
         """
-        s, v = _descending_eigh(self.covariance_)
+        s, v = _descending_eigh(moments.covariance)
         self.fallback_ = None
         if self.fit_data == "public":
             if s[0] <= 0:
                 raise ValueError("X has zero variance in every direction: nothing can be released.")
             return s, v
-        fit = self._private_fit
-        if fit.failed:  # the fit's warning says so (the problem of the estimates)
+        if moments.failed:  # the fit's warning says so (the problem of the estimates)
             self.fallback_ = "zeros"
             return s[:0], v[:, :0]
-        resolved = s > fit.noise_floor * (1.0 + 1e-9)
+        resolved = s > moments.noise_floor * (1.0 + 1e-9)
         if not resolved.any():
             self.fallback_ = "centre"
-            self._note_cause(
+            causes.note(
                 "the private covariance resolved no direction above its noise, so the release "
                 "is the private centre mean_ alone (fallback_='centre')",
                 PRIVATE_REMEDIES,
@@ -393,7 +392,7 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
         g = (mu_left / (2.0 * self.radius_)) ** 2
         return 1.0 / s_max + g, s * g + (s / s_max - 1.0)
 
-    def _set_solution(self, sol):
+    def _set_solution(self, sol, moments, causes):
         """The fitted map, noise, rate and distortion of the release actually made."""
         self.components_ = sol["components"]
         self.scale_ = sol["scale"]
@@ -409,26 +408,28 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
         # Private: each kept direction loses 1 / beta (reverse water-filling); the rest
         # of E||x - t||^2 is the variance left out, read from the trace of the noisy
         # second moment around mean_ (unbiased), not from eigenvalues set to the floor.
-        fit = self._private_fit
         kept = self.n_components_ / self.beta_ if self.n_components_ else 0.0
-        self.distortion_ = kept + max(fit.trace - float(self.explained_variance_.sum()), 0.0)
-        if fit.failed:
+        self.distortion_ = kept + max(moments.trace - float(self.explained_variance_.sum()), 0.0)
+        if moments.failed:
             self.radius_ = float("nan")  # nothing was estimated: the release is 0
             self.covariance_ = np.full_like(self.covariance_, np.nan)
             self.distortion_ = float("nan")  # the data's variance is unknown
-        elif fit.trace <= _TRACE_RESOLVED * fit.noise_floor:
+        elif moments.trace <= _TRACE_RESOLVED * moments.noise_floor:
             # the floor is about two deviations of the trace's noise: below, its 95 %
             # interval is wider than +-20 % of it
-            self._note_cause(
+            causes.note(
                 "distortion_ is not an estimate (not to 20 %): the trace of the private "
                 "covariance it reads is too noisy at this budget",
                 PRIVATE_REMEDIES,
             )
-        if not fit.failed and fit.beyond * self.radius_**2 > _BEYOND_RESOLVED * self.distortion_:
+        if (
+            not moments.failed
+            and moments.beyond * self.radius_**2 > _BEYOND_RESOLVED * self.distortion_
+        ):
             # a second cause, named apart; the remedy depends on who chose the radius
             public = self.clip_radius is not None
             count = "a noisy count" if public else "a private estimate"
-            self._note_cause(
+            causes.note(
                 "distortion_ is not an estimate (an underestimate): it reads the rows clipped "
                 f"to radius_, and so many of the people lie beyond it ({count}) that the "
                 "part it leaves out of their distance may be large",
@@ -439,12 +440,12 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
                 "centre), or raise epsilon or fit_epsilon, or fit on more rows",
             )
 
-    def _set_operating_point(self, rows, sol, n_kept):
+    def _set_operating_point(self, rows, sol, n_kept, moments, causes):
         """Guarantee, the causes of a degenerate release, the exponential bound, ``leakage_``."""
         knob = self.get_tradeoff_knob().name
         if self.n_components_ == 0:
             if self.fallback_ is None:
-                self._note_cause(
+                causes.note(
                     "every component was pruned (beta s_i <= 1 for all of them, or the signal "
                     "underflows), so the release is the constant mean_",
                     f"raise {knob}",
@@ -452,14 +453,12 @@ class L2CompressionDP(CompressionAuditProtocol, _GaussianMechanism):
                 )
             self._set_guarantee(0.0, n_kept)
         else:
-            total = (
-                np.trace(self.covariance_) if self.fit_data == "public" else self._private_fit.trace
-            )
+            total = moments.trace  # public rows: the trace of covariance_
             explained = 1.0 - self.distortion_ / max(total, 1e-300)
             signal = float(np.sum(self.scale_**2 * self.explained_variance_))
             snr = signal / float(np.sum(self.noise_variance_))
             if snr < _NOISE_ONLY_SNR or explained < _CONSTANT_SHARE:
-                self._note_cause(
+                causes.note(
                     f"the {knob} of this fit leaves the release almost pure noise (under the "
                     "Gaussian model, the variance of its noise is over "
                     f"{1 / _NOISE_ONLY_SNR:g} times that of its signal, or under "

@@ -5,12 +5,16 @@ from a dask collection, partition by partition, never holding more than one per 
 """
 
 import numpy as np
+from scipy import sparse
 
 from sklearn_privacy.dp import clip_to_ball
 from sklearn_privacy.dp.kernels import N_BINS, bin_edges, log2_bins, log2_histogram, row_norms_safe
-from sklearn_privacy.gaussian._private_fit import RowStatistics, count_people, person_units
+from sklearn_privacy.gaussian._private_fit import RowStatistics
+from sklearn_privacy.gaussian._rows import ClippedSecondMoment
+from sklearn_privacy.gaussian._weights import resolve_weights
 from sklearn_privacy.information import encode_symbols, gaussian_mutual_information
 from sklearn_privacy.utils import is_continuous
+from sklearn_privacy.utils._dask import reduce_partitions
 from sklearn_privacy.utils._validation import as_2d, check_sensitive, relative_weights
 
 __all__ = [
@@ -79,24 +83,12 @@ def leakage_from_covariance(joint, n_sensitive, components, scale, noise_varianc
 
 
 class ArrayFitRows(RowStatistics):
-    """Fit rows held in memory.
+    """Fit rows held in memory: a :class:`~sklearn_privacy.gaussian._rows.FitRows`.
 
     A Gaussian mechanism reads its fit rows ``Z`` (the released features, then the
-    design matrix of its relevance variable) only through a *rows* object, this class
-    or :class:`DaskFitRows`:
-
-    - ``total_weight``, ``n_features``;
-    - ``peaks()``: the largest absolute value of each column of ``Z``;
-    - ``moments()``: the weighted mean and unbiased covariance of ``Z``;
-    - ``leakage_covariance()``: the covariance of ``[extra, Z[:, :n_released]]``
-      (``extra``: the design matrix of S when only ``leakage_`` reads it);
-    - ``max_norm(center, stop)``: the largest norm of ``Z[:, :stop] - center``;
-    - ``n_people``, ``total_is_public``, ``weight_share``, ``norm_histogram``,
-      ``clipped_mean``, ``clipped_second_moment``: what a private fit reads (see
-      :func:`~sklearn_privacy.gaussian._private_fit.private_mean_covariance_from_statistics`).
-
-    The noise of a private fit is drawn in the same order from either, so equal
-    statistics give equal estimates.
+    design matrix of its relevance variable) only through that interface, this class
+    or :class:`DaskFitRows`. The noise of a private fit is drawn in the same order
+    from either, so equal statistics give equal estimates.
 
     Parameters
     ----------
@@ -106,22 +98,12 @@ class ArrayFitRows(RowStatistics):
         Design matrix of S, read only by ``leakage_covariance``.
     n_released : int or None
         The first ``n_released`` columns of ``Z`` are the released features.
-    max_person_weight : float, default=1.0
-    weights : {"counts", "person"}, default="counts"
-        The public weight of one person and what a weight means (see
-        :func:`~sklearn_privacy.gaussian._private_fit.person_units`).
+    person_weights : PersonWeights, default=None
+        What a weight means (:func:`~sklearn_privacy.gaussian._weights.resolve_weights`).
     """
 
-    def __init__(
-        self,
-        Z,
-        sample_weight=None,
-        extra=None,
-        n_released=None,
-        max_person_weight=1.0,
-        weights="counts",
-    ):
-        super().__init__(Z, sample_weight, max_person_weight, weights)
+    def __init__(self, Z, sample_weight=None, extra=None, n_released=None, person_weights=None):
+        super().__init__(Z, sample_weight, person_weights)
         self.extra = extra
         self.n_extra = 0 if extra is None else extra.shape[1]
         self.n_released = Z.shape[1] if n_released is None else n_released
@@ -220,8 +202,6 @@ def combine_summaries(a, b):
 
 def _bin_sums(bins, w, Z, norms):
     """Per-bin weighted sums of the rows and of the rows over their norm."""
-    from scipy import sparse
-
     n_bins = N_BINS
     indicator = sparse.csr_matrix((w, (bins, np.arange(bins.size))), shape=(n_bins, bins.size))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -232,8 +212,8 @@ def _bin_sums(bins, w, Z, norms):
 
 
 def _people(w, people):
-    """The weights in people (``people``: ``(max_person_weight, weights)``) and the rows over."""
-    return person_units(w, *people, w.shape[0])
+    """The weights in people (``people``: a ``PersonWeights``) and the rows over the bound."""
+    return people.units(w, w.shape[0])
 
 
 def first_pass(block, private, want_moments, people):
@@ -327,7 +307,7 @@ def maximum(a, b):
 
 
 class DaskFitRows:
-    """Fit rows of a dask collection, computed partition by partition.
+    """Fit rows of a dask collection, computed partition by partition: a ``FitRows``.
 
     Passes over the data (each reads every partition once, summing small
     per-partition statistics in a tree): the first gives the total weight,
@@ -349,11 +329,8 @@ class DaskFitRows:
         Whether the first pass gathers what a private fit reads.
     want_moments : bool
         Whether the first pass computes the (non-private) moments.
-    max_person_weight : float, default=1.0
-    weights : {"counts", "person"}, default="counts"
-        As for :class:`ArrayFitRows`.
-    has_weights : bool, default=True
-        Whether the rows came with ``sample_weight`` (else all weigh one person).
+    person_weights : PersonWeights, default=None
+        As for :class:`ArrayFitRows`; by default the blocks' weights count people.
     """
 
     def __init__(
@@ -365,15 +342,12 @@ class DaskFitRows:
         n_released,
         private,
         want_moments,
-        max_person_weight=1.0,
-        weights="counts",
-        has_weights=True,
+        person_weights=None,
     ):
+        if person_weights is None:
+            person_weights = resolve_weights("counts", 1.0, has_weights=True)
         self._blocks = blocks
-        self.max_person_weight = float(max_person_weight)
-        self.weights = weights
-        self.total_is_public = weights == "counts" or not has_weights
-        self._people = (self.max_person_weight, weights)
+        self.person_weights = person_weights
         self.n_features = n_features
         self.n_extra = n_extra
         self.n_released = n_released
@@ -383,8 +357,6 @@ class DaskFitRows:
         self.n_passes = 0
 
     def _run(self, func, combine, *args):
-        from sklearn_privacy.utils._dask import reduce_partitions
-
         self.n_passes += 1
         return reduce_partitions(self._blocks, func, combine, *args)
 
@@ -396,7 +368,7 @@ class DaskFitRows:
                 combine_first,
                 self._private,
                 self._want_moments or self.n_extra > 0,
-                self._people,
+                self.person_weights,
             )
             if first is None or first["total"] <= 0:
                 raise ValueError("X has no rows of positive weight.")
@@ -409,9 +381,9 @@ class DaskFitRows:
 
     @property
     def n_people(self):
-        """The public number of people (see :func:`count_people`)."""
+        """The public number of people (see :meth:`PersonWeights.n_people`)."""
         first = self.first
-        return count_people(np.array([first["units"]]), self.weights, first["rows"])
+        return self.person_weights.n_people(first["units"], first["rows"])
 
     @property
     def n_heavy(self):
@@ -440,24 +412,18 @@ class DaskFitRows:
     # The statistics of a private fit (as RowStatistics): counts in people, sums over the
     # people divided by their number.
     def _per_person(self):
-        return 1.0 / (self.first["units"] if self.total_is_public else self.n_people)
+        public = self.person_weights.total_is_public
+        return 1.0 / (self.first["units"] if public else self.n_people)
 
     def norm_histogram(self, center=None):
         if center is None:
             return self.first["histogram"]
-        return self._run(histogram_pass, add, np.asarray(center, float), self._people)
-
-    def people_beyond(self, center, radius):
-        """Read by the pass of :meth:`clipped_second_moment` at the same centre and radius."""
-        key, count = self._beyond
-        if key != (np.asarray(center, float).tobytes(), float(radius)):  # pragma: no cover
-            raise ValueError("people_beyond reads the pass of clipped_second_moment.")
-        return count
+        return self._run(histogram_pass, add, np.asarray(center, float), self.person_weights)
 
     def clipped_mean(self, radius, center=None):
         if center is not None:
             total = self._run(
-                clipped_sum_pass, add, np.asarray(center, float), float(radius), self._people
+                clipped_sum_pass, add, np.asarray(center, float), float(radius), self.person_weights
             )
             return total * self._per_person()
         first = self.first
@@ -470,6 +436,5 @@ class DaskFitRows:
 
     def clipped_second_moment(self, center, radius):
         center = np.asarray(center, float)
-        out = self._run(second_moment_pass, add, center, float(radius), self._people)
-        self._beyond = (center.tobytes(), float(radius)), float(out[-1, 0])
-        return out[:-1] * self._per_person()
+        out = self._run(second_moment_pass, add, center, float(radius), self.person_weights)
+        return ClippedSecondMoment(out[:-1] * self._per_person(), float(out[-1, 0]))

@@ -1,10 +1,11 @@
 """The private fit of the Gaussian mechanisms: mean, covariance and clipping radius under a budget.
 
 :func:`private_mean_covariance_from_statistics` reads the rows only through the statistics of
-:class:`RowStatistics` or of :class:`~sklearn_privacy.gaussian._moments.DaskFitRows`.
+:class:`~sklearn_privacy.gaussian._rows.PrivateRows` (:class:`RowStatistics` or
+:class:`~sklearn_privacy.gaussian._moments.DaskFitRows`) and returns a :class:`FitMoments`.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,12 +27,12 @@ from sklearn_privacy.dp.kernels import (
     norms_from_squares,
     private_norm_quantile,
 )
+from sklearn_privacy.gaussian._rows import ClippedSecondMoment
+from sklearn_privacy.gaussian._weights import resolve_weights
 
 __all__ = [
-    "PrivateMoments",
+    "FitMoments",
     "RowStatistics",
-    "count_people",
-    "person_units",
     "private_mean_covariance",
     "private_mean_covariance_from_statistics",
 ]
@@ -64,27 +65,27 @@ class RowStatistics:
     """The statistics of the rows of ``Z`` (in memory) that a private fit reads.
 
     :func:`private_mean_covariance_from_statistics` reads the rows only
-    through this interface, so that another implementation (dask, chunk by
-    chunk) computes the same estimate from the same statistics.
+    through this interface (:class:`~sklearn_privacy.gaussian._rows.PrivateRows`),
+    so that another implementation (dask, chunk by chunk) computes the same
+    estimate from the same statistics.
 
     Parameters
     ----------
     Z : ndarray of shape (n_samples, n_features)
     sample_weight : ndarray of shape (n_samples,), default=None
-    max_person_weight : float, default=1.0
-        The public weight of one person (see :func:`person_units`). Never read
-        off the weights.
-    weights : {"counts", "person"}, default="counts"
-        What a weight means (see :func:`person_units`).
+    person_weights : PersonWeights, default=None
+        What a weight means (:func:`~sklearn_privacy.gaussian._weights.resolve_weights`);
+        by default each row is one person, or a count of people when
+        ``sample_weight`` is given.
     """
 
-    def __init__(self, Z, sample_weight=None, max_person_weight=1.0, weights="counts"):
+    def __init__(self, Z, sample_weight=None, person_weights=None):
+        if person_weights is None:
+            person_weights = resolve_weights("counts", 1.0, sample_weight is not None)
         self.Z = Z
         self.sample_weight = sample_weight
-        self.max_person_weight = float(max_person_weight)
-        self.weights = weights
+        self.person_weights = person_weights
         w = np.ones(Z.shape[0]) if sample_weight is None else sample_weight
-        self._weights = w
         with np.errstate(over="ignore"):
             self.total_weight = float(w.sum())
         self.n_features = Z.shape[1]
@@ -94,34 +95,29 @@ class RowStatistics:
     def _units(self):
         """Each row's weight in people, the number of people and the rows over the bound."""
         if self._people is None:
-            units, n_heavy = person_units(
-                self.sample_weight, self.max_person_weight, self.weights, self.Z.shape[0]
-            )
-            n_people = count_people(units, self.weights, self.Z.shape[0])
+            n_rows = self.Z.shape[0]
+            units, n_heavy = self.person_weights.units(self.sample_weight, n_rows)
+            n_people = self.person_weights.n_people(units.sum(), n_rows)
             # Sums are formed with the units over their largest (a scale that changes
             # nothing but the rounding), so that no sum overflows, whatever the counts.
             relative = units / units.max(initial=1.0) if units.size else units
             # the statistics are sums over the public number of people
-            per_person = 1.0 / relative.sum() if self.total_is_public else 1.0 / n_people
-            if not self.total_is_public:
+            public = self.person_weights.total_is_public
+            per_person = 1.0 / relative.sum() if public else 1.0 / n_people
+            if not public:
                 per_person *= units.max(initial=1.0)
             self._people = units, n_people, n_heavy, relative * per_person
         return self._people
 
     @property
     def n_people(self):
-        """The public number of people (see :func:`count_people`)."""
+        """The public number of people (see :meth:`PersonWeights.n_people`)."""
         return self._units()[1]
 
     @property
     def n_heavy(self):
         """Rows whose weight exceeds ``max_person_weight`` (clipped to it, ``weights="person"``)."""
         return self._units()[2]
-
-    @property
-    def total_is_public(self):
-        """Whether the total weight in people is public: counts, or no weights at all."""
-        return self.sample_weight is None or self.weights == "counts"
 
     def weight_share(self):
         """The people's total weight over their number, in units of ``max_person_weight``."""
@@ -161,11 +157,6 @@ class RowStatistics:
         Zc, squares = self._centred(center)
         return log2_histogram(norms_from_squares(Zc, squares), self._units()[0])
 
-    def people_beyond(self, center, radius):
-        """The people (a sum of their units) whose row lies beyond ``radius`` from ``center``."""
-        Zc, squares = self._centred(center)
-        return float(self._units()[0][norms_from_squares(Zc, squares) > radius].sum())
-
     def clipped_mean(self, radius, center=None):
         """The sum over the people of the rows minus ``center`` clipped to ``radius``, per person.
 
@@ -180,8 +171,9 @@ class RowStatistics:
         return (factor * weight)[plain] @ Zc[plain] + weight[rows] @ clipped
 
     def clipped_second_moment(self, center, radius):
-        """As :meth:`clipped_mean`, of ``c c^T`` for the clipped rows ``c``."""
-        weight = self._units()[3]
+        """As :meth:`clipped_mean`, of ``c c^T`` for the clipped rows ``c``; and the people
+        beyond ``radius`` (:class:`~sklearn_privacy.gaussian._rows.ClippedSecondMoment`)."""
+        units, _, _, weight = self._units()
         Zc, factor, plain = self._clip_factors(radius, center)
         # sum_i w_i f_i^2 z_i z_i^T as Y^T Y, Y = sqrt(w_i) f_i z_i: a symmetric product
         root = factor * np.sqrt(weight)
@@ -190,64 +182,8 @@ class RowStatistics:
         if not plain.all():
             rows, clipped = self._clip_rest(plain, radius, center)
             moment += (clipped.T * weight[rows]) @ clipped
-        return moment
-
-
-# Whole counts add up exactly in float64 below 2^53: the number of people is then the
-# same, bit for bit, for every table that holds the same people.
-_MOST_PEOPLE = 2.0**53
-
-
-def person_units(sample_weight, max_person_weight, weights, n_rows):
-    """Each row's weight in people, and the number of rows above ``max_person_weight``.
-
-    ``weights="person"``: each row is one person, whose weight is clipped to
-    ``max_person_weight`` (the public bound): ``min(w, W) / W``, at most 1.
-    ``weights="counts"``: a row of weight ``w`` is ``w / W`` people (a table
-    of counts), a whole number; other weights are refused (a neighbour table
-    moves one person, which only whole counts do exactly).
-    """
-    if sample_weight is None:
-        return np.ones(n_rows), 0
-    w = np.asarray(sample_weight, dtype=float)
-    bound = float(max_person_weight)
-    if weights == "person":
-        return np.minimum(w, bound) / bound, int(np.count_nonzero(w > bound))
-    units = w / bound
-    whole = np.rint(units)
-    with np.errstate(invalid="ignore"):  # a count beyond float64 is refused by count_people
-        whole_counts = np.isinf(units) | (np.abs(units - whole) <= 1e-9 * np.maximum(whole, 1.0))
-    if not np.all(whole_counts):
-        raise ValueError(
-            "weights='counts' reads sample_weight as numbers of people, whole multiples of "
-            f"max_person_weight={max_person_weight!r}; some weights are not. Declare "
-            "weights='person' when each row is one person (its weight clipped to "
-            "max_person_weight), or give counts."
-        )
-    return whole, 0
-
-
-def count_people(units, weights, n_rows):
-    """The public number of people: the rows (``"person"``) or the sum of the counts.
-
-    Replace-one neighbours (``"person"``) share the number of rows; tables
-    that move one person from a row to another share the number of people,
-    a sum of whole numbers, exact in float64 whatever the order of the rows.
-    """
-    n_people = float(n_rows) if weights == "person" else float(units.sum())
-    if not n_people >= 1.0:
-        raise ValueError(
-            f"The rows hold {n_people:.6g} people (weights={weights!r}): a private fit needs "
-            "at least one. Give rows of positive sample_weight."
-        )
-    if not n_people <= _MOST_PEOPLE:
-        raise ValueError(
-            f"sample_weight counts more than 2^53 people in units of max_person_weight (about "
-            f"{_MOST_PEOPLE:.3g}; weights={weights!r}): counts that large no longer add up "
-            "exactly in float64, so the number of people would not be public. Check the "
-            "counts, or raise max_person_weight to the weight of one person."
-        )
-    return n_people
+        beyond = float(units[norms_from_squares(*self._centred(center)) > radius].sum())
+        return ClippedSecondMoment(moment, beyond)
 
 
 def private_mean_covariance(
@@ -264,7 +200,8 @@ def private_mean_covariance(
     """Mean, covariance and clipping radius of the rows of ``Z`` under a ``mu``-GDP budget.
 
     See :func:`private_mean_covariance_from_statistics` for the estimates and
-    :func:`person_units` for ``max_person_weight`` and ``weights``.
+    :func:`~sklearn_privacy.gaussian._weights.resolve_weights` for
+    ``max_person_weight`` and ``weights``.
 
     Returns
     -------
@@ -275,8 +212,9 @@ def private_mean_covariance(
     """
     if sample_weight is not None:
         sample_weight = np.asarray(sample_weight, float)
+    person_weights = resolve_weights(weights, max_person_weight, sample_weight is not None)
     fit = private_mean_covariance_from_statistics(
-        RowStatistics(Z, sample_weight, max_person_weight, weights),
+        RowStatistics(Z, sample_weight, person_weights),
         mu,
         rng=rng,
         accountant=accountant,
@@ -285,10 +223,12 @@ def private_mean_covariance(
     return fit.mean, fit.covariance, fit.radius
 
 
-@dataclass
-class PrivateMoments:
-    """What :func:`private_mean_covariance_from_statistics` estimated, and what went wrong.
+@dataclass(frozen=True)
+class FitMoments:
+    """The moments a Gaussian mechanism is designed on: private estimates, or the sample's.
 
+    Returned by :func:`private_mean_covariance_from_statistics` (and, for
+    public rows, by the mechanisms' ``_fit_moments``) and passed on as a value.
     ``starts`` are the centres each refinement clipped around (published as
     DP estimates too; audits read them); ``problems`` says, in words, which
     estimate is unreliable (empty when all are sound). ``failed``: the noisy
@@ -296,19 +236,20 @@ class PrivateMoments:
     estimated (the mean is zero, the covariance the identity, the radius 1:
     placeholders that a mechanism must not release from). ``noise_floor``:
     eigenvalues of ``covariance`` at or below it are the noise's, floored
-    there, not estimated; ``trace``: the trace of the noisy second moment
-    around ``mean`` before the floor (an unbiased estimate of the clipped rows'
-    mean squared distance from ``mean``); ``beyond``: the estimated share of
-    the people whose rows lie beyond ``radius`` (a post-processing of the last
-    noisy histogram; with a public radius, a noisy count of its own less two
-    deviations of its noise, a lower bound).
+    there, not estimated (0 for public rows); ``trace``: the trace of the noisy
+    second moment around ``mean`` before the floor (an unbiased estimate of the
+    clipped rows' mean squared distance from ``mean``; for public rows the trace
+    of ``covariance``); ``beyond``: the estimated share of the people whose rows
+    lie beyond ``radius`` (a post-processing of the last noisy histogram; with a
+    public radius, a noisy count of its own less two deviations of its noise, a
+    lower bound). ``radius`` is None for public rows when no radius was asked.
     """
 
     mean: np.ndarray
     covariance: np.ndarray
-    radius: float
-    starts: list
-    problems: list = field(default_factory=list)
+    radius: float | None
+    starts: tuple = ()
+    problems: tuple = ()
     failed: bool = False
     noise_floor: float = 0.0
     trace: float = float("nan")
@@ -337,7 +278,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
        are clipped to ``radius + e`` around ``c`` (``e`` a bound on the noise of
        ``c``, public since it follows from the noise scale);
     (When the first histogram shows no scale at all, the estimation stops
-    there: see ``PrivateMoments.failed``.)
+    there: see ``FitMoments.failed``.)
 
     4. the centre is every estimate weighed by the inverse of its noise
        variance (post-processing): data far from the origin keeps the refined
@@ -351,11 +292,9 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
        the people whose centred row it clips (sensitivity one person over their
        number), which no histogram gives then.
 
-    ``rows`` has ``n_people`` (public, see :func:`count_people`),
-    ``total_is_public``, ``n_features``, ``norm_histogram(center)`` (counts in
-    people), ``clipped_mean(radius, center)``, ``clipped_second_moment(center,
-    radius)`` and ``weight_share()`` (sums over the people, divided by their
-    number; see :class:`RowStatistics`); the noise is drawn from ``rng`` in
+    ``rows`` is a :class:`~sklearn_privacy.gaussian._rows.PrivateRows` (the
+    number of people is public; counts are in people, sums over the people
+    divided by their number); the noise is drawn from ``rng`` in
     the same order whatever computes them, so equal statistics give equal
     estimates. Every sensitivity is a function of public facts (the number of
     people, the parameters) and of estimates published before it: replacing
@@ -364,7 +303,7 @@ def private_mean_covariance_from_statistics(rows, mu, *, rng, accountant, radius
 
     Returns
     -------
-    PrivateMoments
+    FitMoments
     """
     return _PrivateEstimates(rows, mu, rng, accountant, radius).run()
 
@@ -377,13 +316,13 @@ class _PrivateEstimates:
         self.d, self.n_people = rows.n_features, rows.n_people
         self.public_radius = radius is not None
         self.radius = radius
-        self.shares = _shares(self.public_radius, rows.total_is_public)
+        self.total_is_public = rows.person_weights.total_is_public
+        self.shares = _shares(self.public_radius, self.total_is_public)
         self.problems = []
         self.share = 1.0  # the mean weight of a person: 1 when the total is public
-        self.beyond = float("nan")  # share of the people beyond the radius
 
     def run(self):
-        if not self.rows.total_is_public:
+        if not self.total_is_public:
             self.share = self._weight_share()
         r0 = self._radius_of_rows()
         if r0 is None:
@@ -395,14 +334,14 @@ class _PrivateEstimates:
                 "(fallback_='zeros')"
             )
             d = self.d
-            return PrivateMoments(np.zeros(d), np.eye(d), 1.0, [], self.problems, failed=True)
+            return FitMoments(np.zeros(d), np.eye(d), 1.0, (), tuple(self.problems), failed=True)
         mean, reach, starts, error = self._centre(r0)
-        radius = self._final_radius(mean, reach, error)
-        cov, floor, trace = self._covariance(mean, radius)
+        radius, beyond = self._final_radius(mean, reach, error)
+        cov, floor, trace, clipped = self._covariance(mean, radius)
         if self.public_radius:
-            self.beyond = self._people_beyond(mean, radius)
-        return PrivateMoments(
-            mean, cov, radius, starts, self.problems, False, floor, trace, self.beyond
+            beyond = self._people_beyond(clipped.people_beyond)
+        return FitMoments(
+            mean, cov, radius, tuple(starts), tuple(self.problems), False, floor, trace, beyond
         )
 
     # ------------------------------------------------------------- mechanisms
@@ -426,10 +365,11 @@ class _PrivateEstimates:
     def _refuse_too_many_people(self, exc, mu, sensitivity, bound):
         """A grid too coarse for the budget: name the number of people when it is the cause."""
         if grid_step(bound * mu / sensitivity) > GRID_STEP and bound >= self.n_people:
+            person_weights = self.rows.person_weights
             raise ValueError(
                 f"The rows hold {self.n_people:.3g} people (weights="
-                f"{getattr(self.rows, 'weights', 'counts')!r}, in units of max_person_weight"
-                f"={getattr(self.rows, 'max_person_weight', 1.0)!r}): a count that large "
+                f"{person_weights.weights!r}, in units of max_person_weight"
+                f"={person_weights.max_person_weight!r}): a count that large "
                 "cannot be rounded to the float-safe noise grid at this budget. Check the "
                 "counts and max_person_weight (the weight of one person), or declare "
                 "weights='person'."
@@ -536,8 +476,9 @@ class _PrivateEstimates:
         self.problems.append(f"the private histogram of the row norms ({label}) is all noise")
 
     def _final_radius(self, mean, reach, mean_error):
-        """Step 5: the radius around the mean (the public one when given)."""
-        radius = self.radius
+        """Step 5: the radius around the mean (the public one when given), and the share of
+        the people beyond it that its histogram says (NaN with a public radius)."""
+        radius, beyond = self.radius, float("nan")
         if not self.public_radius:
             found, inside = self._histogram_radius(
                 mean, "final radius", "radius around the mean", True, return_inside=True
@@ -546,7 +487,7 @@ class _PrivateEstimates:
             # mean weight) not counted within the radius lie beyond it, in bins the
             # noise hid (or in the 5 % above the quantile).
             total = self.n_people * self.share
-            self.beyond = float(np.clip(1.0 - inside / total, 0.0, 1.0))
+            beyond = float(np.clip(1.0 - inside / total, 0.0, 1.0))
             if found is None:
                 self._all_noise("radius around the mean")
             radius = reach if found is None else found
@@ -556,11 +497,16 @@ class _PrivateEstimates:
                 f"the private centre is uncertain by about {mean_error:.3g}, more than the "
                 f"radius {radius:.3g} of the rows around it"
             )
-        return radius
+        return radius, beyond
 
-    def _people_beyond(self, mean, radius):
-        """Step 7 (a public radius only): the share of the people beyond it, a noisy count."""
-        share = np.array([self.rows.people_beyond(mean, radius) / self.n_people])
+    def _people_beyond(self, people_beyond):
+        """Step 7 (a public radius only): the share of the people beyond it, a noisy count.
+
+        ``people_beyond`` comes with the clipped second moment of step 6
+        (:class:`~sklearn_privacy.gaussian._rows.ClippedSecondMoment`): the same
+        centre and radius, by construction.
+        """
+        share = np.array([people_beyond / self.n_people])
         noisy, sigma = self._release(
             "beyond", "people beyond the radius", share, 1.0 / self.n_people, 1.0, 1
         )
@@ -570,9 +516,12 @@ class _PrivateEstimates:
         return float(np.clip((noisy[0] - 2.0 * sigma) / self.share, 0.0, 1.0))
 
     def _covariance(self, mean, radius):
-        """Step 6: the covariance, its noise floor and the trace of the noisy moment."""
+        """Step 6: the covariance, its noise floor, the trace of the noisy moment, and the
+        noiseless :class:`~sklearn_privacy.gaussian._rows.ClippedSecondMoment` (step 7 reads
+        its people beyond the radius)."""
         d = self.d
-        moment = self.rows.clipped_second_moment(mean, radius)
+        clipped = self.rows.clipped_second_moment(mean, radius)
+        moment = clipped.moment
         sensitivity = np.sqrt(2.0) * radius**2 / self.n_people
         n_upper = d * (d + 1) // 2  # the upper triangle is released; an entry is at most R^2
         noisy, sigma = self._release(
@@ -593,7 +542,7 @@ class _PrivateEstimates:
                 f"eigenvalue {float(w.max()):.3g})"
             )
         cov = (v * np.maximum(w, floor)) @ v.T
-        return 0.5 * (cov + cov.T), floor, float(np.trace(noisy)) / self.share
+        return 0.5 * (cov + cov.T), floor, float(np.trace(noisy)) / self.share, clipped
 
 
 def _shares(public_radius, total_is_public):

@@ -249,6 +249,7 @@ def test_passes_over_the_data():
 def test_clipped_sums_from_bin_sums_match_clipping_every_row():
     """The per-bin sums give the mean of the rows clipped to any grid radius (brute force)."""
     from sklearn_privacy.gaussian._moments import DaskFitRows
+    from sklearn_privacy.gaussian._weights import resolve_weights
 
     rng = np.random.default_rng(0)
     Z = rng.standard_t(2, size=(2000, 3)) * 5
@@ -261,8 +262,7 @@ def test_clipped_sums_from_bin_sums_match_clipping_every_row():
         n_released=3,
         private=True,
         want_moments=False,
-        max_person_weight=0.5,
-        weights="counts",
+        person_weights=resolve_weights("counts", 0.5, has_weights=True),
     )
     assert rows.total_weight == w.sum()
     u = w / 0.5  # a private fit counts people, in units of max_person_weight
@@ -284,7 +284,10 @@ def test_clipped_sums_from_bin_sums_match_clipping_every_row():
     )
     center = Z.mean(axis=0)
     Zc = clip_rows(Z, 3.0, center=center)
-    np.testing.assert_allclose(rows.clipped_second_moment(center, 3.0), (Zc.T * p) @ Zc, rtol=1e-12)
+    moment = rows.clipped_second_moment(center, 3.0)
+    np.testing.assert_allclose(moment.moment, (Zc.T * p) @ Zc, rtol=1e-12)
+    far = np.linalg.norm(Z - center, axis=1) > 3.0  # read in the same pass, in people
+    assert moment.people_beyond == pytest.approx(u[far].sum(), rel=1e-12)
 
 
 def test_threaded_scheduler_and_release_after_a_dask_fit():

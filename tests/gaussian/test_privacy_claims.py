@@ -116,9 +116,7 @@ def actual_mu(mech, Z, Zp, w=None, releases=1, wp=None):
         elif entry.name == "centre":
             reach = _noiseless(entry, d) * n_people / 2.0
             c1 = next(starts)
-            shift = np.linalg.norm(
-                (u @ _clip(Z, reach, c1) - up @ _clip(Zp, reach, c1)) / n_people
-            )
+            shift = np.linalg.norm((u @ _clip(Z, reach, c1) - up @ _clip(Zp, reach, c1)) / n_people)
             mus.append(float(shift) / entry.sigma + _GRID * np.sqrt(d))
         elif entry.name == "covariance":
             n_upper = d * (d + 1) // 2

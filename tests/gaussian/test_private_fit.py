@@ -128,7 +128,9 @@ def test_private_statistics_equal_clipping_every_row():
             np.testing.assert_allclose(rows.clipped_mean(radius, center), p @ clipped, rtol=1e-12)
             if center is not None:
                 moment = rows.clipped_second_moment(center, radius)
-                np.testing.assert_allclose(moment, (clipped.T * p) @ clipped, rtol=1e-12)
+                np.testing.assert_allclose(moment.moment, (clipped.T * p) @ clipped, rtol=1e-12)
+                beyond = np.linalg.norm(Z - center, axis=1) > radius  # the units: the counts
+                assert moment.people_beyond == pytest.approx(w[beyond].sum(), rel=1e-12)
             W = rng.normal(size=(4, 2))
             np.testing.assert_allclose(
                 clipped_product(Z, radius, center, W), clipped @ W, rtol=1e-12, atol=1e-300
