@@ -1,6 +1,7 @@
 """The attacks of the privacy-promise issue, against a baseline commit and today's code.
 
-Each attack of ``_attacks.py`` (public API only) runs in a child process
+Each attack of ``tests/_attacks.py`` (public API only; the tests assert today's
+numbers, and the child loads that file by its path) runs in a child process
 importing the package of the baseline commit, then of today's checkout, in the
 same run. Prints one row per attack with both numbers and what a safe value
 is, and writes ``results/privacy_attacks.csv``.
@@ -36,12 +37,18 @@ ATTACKS = [
     ("clip_rows([[7.37e306, 0]], 1.83e-17): norm / R", "clip_overshoot()[1]", "<= 1"),
 ]
 
+# The child loads the tests' ``_attacks.py`` by its path (as ``load_test_reference`` does
+# here): neither ``tests`` nor ``benchmarks`` is on the other's import path.
 CHILD = """
+import importlib.util
 import warnings
 warnings.simplefilter("ignore")
-from _attacks import *
-print(float({expression}))
+spec = importlib.util.spec_from_file_location("_attacks", {path!r})
+_attacks = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(_attacks)
+print(float(eval({expression!r}, vars(_attacks))))
 """
+ATTACKS_FILE = REPO / "tests" / "_attacks.py"
 
 
 def main():
@@ -53,7 +60,7 @@ def main():
     try:
         print(f"{'attack':<58}{'before':>12}{'after':>12}  safe")
         for name, expression, safe in ATTACKS:
-            code = CHILD.format(expression=expression)
+            code = CHILD.format(path=str(ATTACKS_FILE), expression=expression)
             before, after = (run_with_package(root, code) for root in (folder, REPO))
             rows.append({"attack": name, "before": before, "after": after, "safe": safe})
             print(f"{name:<58}{before:>12.3g}{after:>12.3g}  {safe}")

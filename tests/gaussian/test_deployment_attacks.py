@@ -1,6 +1,6 @@
 """Attacks on the privacy promise as people deploy a model (issue: sharing, copying, laziness).
 
-Each attack (``benchmarks/_attacks.py``, public API only) succeeded against the
+Each attack (``tests/_attacks.py``, public API only) succeeded against the
 code before this issue; ``bench_privacy_attacks.py`` prints its numbers before
 and after. Here the numbers of today's code are asserted.
 """

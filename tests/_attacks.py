@@ -1,9 +1,11 @@
 """Attacks on the privacy promise of a deployed Gaussian mechanism (the issue on sharing).
 
 Each attack uses the library's public API only (fitted attributes, pickle,
-joblib, dask), so that ``bench_privacy_attacks.py`` runs it against the code of
-an earlier commit as well as against today's, and the tests assert today's
-numbers. Every function returns numbers, not verdicts.
+joblib, dask), so that ``benchmarks/bench_privacy_attacks.py`` runs it against the
+code of an earlier commit as well as against today's, and the tests assert today's
+numbers. Every function returns numbers, not verdicts. It lives beside the tests that
+import it (``tests`` is on pytest's ``pythonpath``); the benchmark loads this file by
+its path, so neither folder is on the other's import path.
 """
 
 import copy
