@@ -100,14 +100,20 @@ class LeakageEstimate:
         Which release columns carry the leakage: each column's held-out
         permutation importance in nats (how much the held-out bound of
         :attr:`columns_by` falls when that column is shuffled among the test
-        rows), largest first; empty where not computed.
+        rows), largest first; beyond 16 columns found by a group test, the
+        columns that carry less than an average column's share reading 0
+        (:func:`column_importance`). The columns read from the release are
+        named too: ``"x [values]"`` (the missing, infinite and repeated values
+        of the number column ``x``), ``"[missing per row]"`` and
+        ``"[nonzero per row]"``. Empty where not computed.
     columns_by : str
         The member whose bound :attr:`columns` breaks down: the winner, or
         the best member reading the release's columns where the winner reads
         whole rows (the table, kNN or plug-in estimate).
     left_out : dict of str to str
         The panel's members that did not run, and why (more than 200 values
-        of S, or a release of few distinct rows); empty where all ran.
+        of S, a release of few distinct rows or of more than 5000 columns, or
+        of none); empty where all ran.
 
     See Also
     --------

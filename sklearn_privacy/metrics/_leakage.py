@@ -113,7 +113,9 @@ def leakage_score(
         distinct values are read as a continuous S (see ``"auto"``).
     release : {array-like, sparse matrix} of shape (n_samples, n_features)
         What the mechanism released for the same rows; a sparse matrix is
-        read as its dense twin (up to 10**8 cells).
+        read as its dense twin (up to 10**8 cells) beside each row's count
+        of stored entries. Missing (None, NaN, pd.NA) and infinite values
+        are values: a category beside the number, and their count per row.
     estimator : str, default="auto"
         One of ``"auto"``, ``"logistic"``, ``"boosting"``, ``"network"``,
         ``"pairs"``, ``"table"``, ``"knn"``, ``"plugin"``, ``"miller_madow"``, ``"gaussian"``:
@@ -157,9 +159,10 @@ def leakage_score(
           columns) and nonlinear shapes that the others miss;
         - ``"pairs"``: the same bound with a tuned logistic regression on the
           products of the 10 pairs of columns (normal scores, codes encoded as
-          for ``"logistic"``) most correlated with S on the training rows: S
-          hidden in a product of columns among many (sign(z1 z2) among 100
-          N(0,1)), where the network's training does not find the pair;
+          for ``"logistic"``) most correlated with S on the training rows, and
+          on at most 48 columns of the 10 such triples: S hidden in a product
+          of columns among many (sign(z1 z2) among 100 N(0,1), sign(z1 z2 z3)
+          among 33), where the network's training does not find it;
         - ``"table"``: the same bound with a table of the counts of S among
           the training rows of each release symbol (whole rows), shrunk
           towards the prior for symbols seen few times: it reads a
@@ -209,9 +212,11 @@ def leakage_score(
     adversaries : dict of str to classifier or list of classifiers, default=None
         The user's own adversaries, added to the panel of ``"auto"``: any
         scikit-learn classifiers with ``predict_proba``, each cross-fitted
-        as a held-out bound :math:`H(S) - \text{CE}` on the release's
-        columns as given, named in the details by its key (a list: by its
-        class, ``"user: LogisticRegression"``).
+        as a held-out bound :math:`H(S) - \text{CE}` on the release as
+        given (a DataFrame stays one), named in the details by its key (a
+        list: by its class, ``"user: LogisticRegression"``). Each is first
+        tried on a slice of 200 rows, and its probabilities must be one
+        distribution per row, else an error names it.
     n_jobs : int, default=None
         Threads on which the panel's members and folds are fitted side by
         side (joblib's meaning: ``None`` is 1, ``-1`` all cores); each
@@ -228,10 +233,11 @@ def leakage_score(
     Raises
     ------
     ValueError
-        If S or the release contains missing values (None, NaN, pd.NA) or
-        infinite values, or if they differ in length; if an estimator for
-        a discrete S (``"logistic"``, ``"boosting"``, ``"table"``, ``"knn"``)
-        is given a continuous S.
+        If S contains missing values (None, NaN, pd.NA) or infinite values,
+        or if S and the release differ in length; if a user's adversary
+        fails on a slice or gives probabilities that are not a distribution;
+        if an estimator for a discrete S (``"logistic"``, ``"boosting"``,
+        ``"table"``, ``"knn"``) is given a continuous S.
 
     Warns
     -----

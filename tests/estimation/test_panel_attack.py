@@ -35,15 +35,15 @@ def _oracle_bound(model, features, s, n_classes=2):
 def test_missing_and_infinite_values_are_read_as_values():
     # NaN exactly where S = 1: S is a function of the release, I(S; T) = H(S)
     rng = np.random.default_rng(0)
-    n = 400
+    n = 300
     s = rng.integers(0, 2, n)
-    t = rng.normal(size=(n, 3))
+    t = rng.normal(size=(n, 2))
     t[s == 1, 0] = np.nan
     estimate = leakage_score(s, t, return_details=True)
     assert estimate.value >= 0.95 * estimate.entropy
     assert next(iter(estimate.columns)) in ("0 [values]", "[missing per row]")
     # +inf and -inf are two more values: +inf where S = 1, -inf where S = 0, on half the rows
-    t = rng.normal(size=(n, 3))
+    t = rng.normal(size=(n, 2))
     half = rng.random(n) < 0.5
     t[half, 1] = np.where(s[half] == 1, np.inf, -np.inf)
     truth = half.mean() * estimate.entropy  # S is told on those rows, nothing on the others
@@ -76,7 +76,7 @@ def test_atoms_inside_a_continuous_column_are_read_as_categories():
     # x = S exactly on a 30 % subgroup, N(0, 1) elsewhere: the atoms 0 and 1 tell S there,
     # the rest nothing, so I(S; T) = 0.3 H(S) (about 0.21 nats)
     rng = np.random.default_rng(1)
-    n = 1000
+    n = 600
     s = rng.integers(0, 2, n)
     x = rng.normal(size=n)
     group = rng.random(n) < 0.3
@@ -91,13 +91,13 @@ def test_atoms_inside_a_continuous_column_are_read_as_categories():
 
 
 def test_a_sparse_releases_count_of_stored_entries_is_read():
-    # S sets how many entries of a row are stored (5 % against 15 % of 40 columns); the
+    # S sets how many entries of a row are stored (5 % against 15 % of 20 columns); the
     # oracle: a logistic regression on that count alone, cross-fitted on the same folds
     rng = np.random.default_rng(2)
-    n = 600
+    n = 500
     s = rng.integers(0, 2, n)
-    mask = rng.random((n, 40)) < np.where(s == 1, 0.15, 0.05)[:, None]
-    release = sp.csr_matrix(mask * rng.uniform(0.5, 1.0, (n, 40)))
+    mask = rng.random((n, 20)) < np.where(s == 1, 0.15, 0.05)[:, None]
+    release = sp.csr_matrix(mask * rng.uniform(0.5, 1.0, (n, 20)))
     count = release.getnnz(axis=1).reshape(-1, 1).astype(float)
     oracle = _oracle_bound(LogisticRegression(), count, s)
     estimate = leakage_score(s, release, return_details=True)

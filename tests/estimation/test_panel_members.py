@@ -115,9 +115,7 @@ def test_the_pairs_are_screened_by_their_correlation_with_s():
     for i in range(6):
         for j in range(i, 6):
             product = X[:, i] * X[:, j]
-            scores[i, j] = sum(
-                np.corrcoef(product, s == value)[0, 1] ** 2 for value in range(3)
-            )
+            scores[i, j] = sum(np.corrcoef(product, s == value)[0, 1] ** 2 for value in range(3))
     expected = sorted(scores, key=scores.get, reverse=True)[:4]
     fitted = PairProducts(n_pairs=4).fit(X, s)
     assert [tuple(pair) for pair in fitted.pairs_] == expected
@@ -155,11 +153,33 @@ def _independent(kind, rng, n):
         return np.c_[rng.integers(0, 60, n), rng.normal(size=n)]
     if kind == "few-valued":
         return rng.choice(3, (n, 5), p=[0.8, 0.15, 0.05]) + 0.5
+    if kind == "missing values":  # read as values since issue 47
+        t = rng.normal(size=(n, 5))
+        t[rng.random((n, 5)) < 0.2] = np.nan
+        t[rng.random((n, 5)) < 0.05] = np.inf
+        return t
+    if kind == "atoms":  # 10 % of each column on 0 or 1: categories beside the numbers
+        t = rng.normal(size=(n, 5))
+        group = rng.random((n, 5)) < 0.1
+        t[group] = rng.integers(0, 2, group.sum())
+        return t
+    if kind == "sparse":  # with its count of stored entries per row
+        return sp.random(n, 20, density=0.1, random_state=rng, format="csr")
     return rng.normal(size=(n, 5))
 
 
 @pytest.mark.parametrize(
-    "kind", ["gaussian", "heavy-tailed", "coded", "few-valued", "continuous S"]
+    "kind",
+    [
+        "gaussian",
+        "heavy-tailed",
+        "coded",
+        "few-valued",
+        "continuous S",
+        "missing values",
+        "atoms",
+        "sparse",
+    ],
 )
 def test_independent_releases_still_read_about_zero(kind):
     # the light version of the benchmark's 10-seed sweep (bench_leakage_panel.py --independence)
