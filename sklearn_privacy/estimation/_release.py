@@ -32,8 +32,9 @@ MAX_DISTINCT_FRACTION = 0.1
 # target-encoded (cross-fitted), so that 500 codes are 500 categories, not 32 bins.
 MAX_ONE_HOT = 32
 
-# A number column whose largest magnitude exceeds this is divided by it for the members
-# (a positive scale changes no information): a mean or a square of 1.7e308 overflows.
+# A number column whose largest magnitude exceeds this is read through arcsinh by the members
+# (a monotone map changes no information): a mean or a square of 1.7e308 overflows, and a
+# division by it leaves subnormal numbers whose quantiles interpolate to inf - inf.
 HUGE = 1e100
 
 
@@ -64,8 +65,8 @@ class ReleaseView:
         What the panel's own members read, all finite: each category column as
         the codes of its values in sorted order (the order the encoders sort
         them in, so they make the same features), each number column as it is
-        (its missing and infinite cells at the median of the others, divided
-        by its largest magnitude beyond :data:`HUGE`), then the columns read
+        (its missing and infinite cells at the median of the others, through
+        arcsinh where its largest magnitude exceeds :data:`HUGE`), then the columns read
         from them. Read once, so that no member re-sorts strings in each fold.
     given : array-like of shape (n_samples, n_features)
         The release as the user gave it (a DataFrame, a sparse matrix or an
@@ -131,13 +132,13 @@ def take_rows(values, rows):
 
 def _finite_number(column, missing):
     """A number column with its missing and infinite cells at the median of the others,
-    divided by its largest magnitude where that exceeds :data:`HUGE`."""
+    through arcsinh where its largest magnitude exceeds :data:`HUGE` (1.7e308 reads 710)."""
     column = np.asarray(column, dtype=float)
     if missing.any():
         finite = column[~missing]
         column = np.where(missing, np.median(finite) if finite.size else 0.0, column)
     scale = np.max(np.abs(column)) if column.size else 0.0
-    return column / scale if scale > HUGE else column
+    return np.arcsinh(column) if scale > HUGE else column
 
 
 def _values_column(codes, missing):
