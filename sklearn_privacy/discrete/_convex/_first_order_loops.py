@@ -307,8 +307,9 @@ def _first_order_maximum_loop(problem, *, tol=1e-7, max_iter=20_000, verbose=0):
                 break
     # Both ends from the exact dual of a level, on the pairs of the best mapping
     # grown by column generation (500 symbols: the bracket [0.4576, 0.4910] of the
-    # cut certificate before it -> [0.484902, 0.484904], design.md).
-    Q_hi, hi, lo = dual_bracket(problem, Q_hi, lo_smooth, hi, tol=tol, verbose=verbose)
+    # cut certificate before it -> [0.484902, 0.484904], design.md), the first level
+    # at the smoothed maximum's value (an estimate of the optimum, issue 49).
+    Q_hi, hi, lo = dual_bracket(problem, Q_hi, lo_smooth, hi, start=value, tol=tol, verbose=verbose)
     return Q_hi, hi, min(lo, hi), smoothing.n_iter
 
 
