@@ -93,14 +93,26 @@ def _bounds_at(scores, neighbour_scores, thresholds, delta, alpha):
 
 
 def _fisher_direction(features, neighbour_features):
-    """Fisher's discriminant of two samples of vectors: the direction that separates them."""
+    """Fisher's discriminant of two samples of vectors: the direction that separates them.
+
+    Computed on coordinates standardised by their pooled spread, so that the ridge is
+    relative to each coordinate's own scale: a coordinate that never varies within a sample
+    but differs between them (a pipeline step's fitted mean, beside a noisy release many
+    orders of magnitude wider) separates them alone instead of drowning in the ridge.
+    """
     centred = np.vstack(
         [features - features.mean(axis=0), neighbour_features - neighbour_features.mean(axis=0)]
     )
     pooled = centred.T @ centred / max(centred.shape[0] - 2, 1)
-    ridge = _RIDGE * max(np.trace(pooled) / pooled.shape[0], 1e-300)
     gap = neighbour_features.mean(axis=0) - features.mean(axis=0)
-    return np.linalg.solve(pooled + ridge * np.eye(pooled.shape[0]), gap)
+    spread = np.sqrt(np.diag(pooled))
+    # (at least 1e-150: the products of two spreads stay normal numbers)
+    floor = max(1e-12 * max(float(spread.max()), float(np.abs(gap).max())), 1e-150)
+    spread = np.maximum(spread, floor)
+    standard = pooled / np.outer(spread, spread)
+    ridge = _RIDGE * max(np.trace(standard) / standard.shape[0], 1e-300)
+    weights = np.linalg.solve(standard + ridge * np.eye(standard.shape[0]), gap / spread)
+    return weights / spread
 
 
 def _as_scores(features, neighbour_features, direction):

@@ -184,7 +184,7 @@ def _knn_member(codes, view, n_neighbors):
     try:
         return _null_corrected(
             lambda s: knn_mutual_information(
-                s, view.coded, n_neighbors, clip=False, rows=view.rows
+                s, view.for_neighbours, n_neighbors, clip=False, rows=view.rows
             ),
             codes,
             knn_permutations(codes.size),

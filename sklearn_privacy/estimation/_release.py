@@ -86,6 +86,17 @@ class ReleaseView:
     coded: np.ndarray
     given: object = None
     given_names: list = None
+    n_value_columns: int = 0
+
+    @property
+    def for_neighbours(self):
+        """:attr:`coded` without the category columns of values read from number columns.
+
+        The kNN estimates count repeated rows by the chain rule themselves (``rows``); a
+        category column beside a number would count its atoms twice, in another metric.
+        """
+        own = len(self.given_names)
+        return np.delete(self.coded, np.s_[own : own + self.n_value_columns], axis=1)
 
 
 def _is_code(column):
@@ -219,4 +230,5 @@ def read_release(values, names=None, *, given=None, nonzero=None):
         coded=np.column_stack(coded + extra + [count for _, count in counts]).astype(float),
         given=values if given is None else given,
         given_names=names,
+        n_value_columns=len(extra),
     )

@@ -300,7 +300,9 @@ def _estimate(sensitive, view, estimator, continuous_s, options):
         value = _gaussian_estimate(sensitive, release if finite else view.coded)
     elif estimator == "knn":
         codes, _ = encode_symbols(sensitive, name="sensitive")
-        value = knn_mutual_information(codes, view.coded, options["n_neighbors"], rows=view.rows)
+        value = knn_mutual_information(
+            codes, view.for_neighbours, options["n_neighbors"], rows=view.rows
+        )
     else:
         codes, _ = encode_symbols(sensitive, name="sensitive")
         fold_list, folds = heldout_folds(codes, options["n_splits"])
@@ -357,7 +359,9 @@ def _continuous_panel(sensitive, view, options):
         start = time.perf_counter()
         order = np.arange(n)
         estimates["knn"], spreads["knn"] = _null_corrected(
-            lambda rows: ksg_mutual_information(values[rows], view.coded, options["n_neighbors"]),
+            lambda rows: ksg_mutual_information(
+                values[rows], view.for_neighbours, options["n_neighbors"]
+            ),
             order,
             knn_permutations(n),
         )

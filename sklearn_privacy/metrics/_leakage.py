@@ -283,8 +283,9 @@ def leakage_score(
     the default adversary of :func:`adversary_accuracy_score` is right 52 %
     of the time on each):
 
-    - S in the tenth decimal, :math:`\operatorname{round}(x, 3) + 10^{-10} S`: 0.24 (the rows that
-      repeat show S to the held-out table and the kNN estimate's atoms, the others do not);
+    - S in the tenth decimal, :math:`\operatorname{round}(x, 3) + 10^{-10} S`: 0.37 (the rows that
+      repeat show S to the held-out members, which read repeated values as categories, and to
+      the kNN estimate's atoms; the others do not);
     - a high-frequency code,
       :math:`x + 10^{-3} \operatorname{sign}(\sin(2 \cdot 10^4 x))\, (2 S - 1)`: 0.00;
     - S in the lowest mantissa bit of x: 0.00.
