@@ -256,8 +256,11 @@ class AuditResult:
             f"{self.n_trials} trials find epsilon >= {self.epsilon_lower:.4g}, mu >= "
             f"{self.mu_lower:.4g} at {self.confidence:.0%} confidence: {verdict};",
             f"power: these trials could certify at most epsilon {self.epsilon_max:.4g}, mu "
-            f"{self.mu_max:.4g}{self._rare_event()}",
+            f"{self.mu_max:.4g}",
         ]
+        rare = self._rare_event()
+        if rare:
+            lines.append(rare)
         if self.outside_ledger:
             lines.append(f"published outside the ledger: {', '.join(self.outside_ledger)}")
         if sum(self.n_failed):
@@ -272,4 +275,4 @@ class AuditResult:
         needed = self.trials_needed(0.01)
         if not np.isfinite(needed):
             return ""
-        return f"; a release that gives D' away in 1 % of fits needs {needed:,} trials"
+        return f"a release that gives D' away in 1 % of fits needs {needed:,} trials"
