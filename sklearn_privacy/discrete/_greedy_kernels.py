@@ -15,6 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from sklearn_privacy.discrete._fdlibm import jit, log
+from sklearn_privacy.discrete._greedy_kernels_numpy import (
+    BOTTLENECK,
+    FUNNEL,
+    LAM_BOTTLENECK,
+    LAM_FUNNEL,
+)
 
 __all__ = [
     "BOTTLENECK",
@@ -28,8 +34,6 @@ __all__ = [
     "xlogx",
 ]
 
-# The greedy's modes: what a row stores and what it maximises ("Greedy funnel", design.md).
-FUNNEL, BOTTLENECK, LAM_FUNNEL, LAM_BOTTLENECK = 0, 1, 2, 3
 # Fewest rows a thread of the initial costs takes.
 _ROWS_A_THREAD = 256
 
