@@ -181,11 +181,10 @@ def _plugin_member(codes, view):
 
 def _knn_member(codes, view, n_neighbors):
     """The null-corrected kNN estimate, or None where no value of S is seen twice."""
+    columns = view.for_neighbours  # one copy, not one per permutation of the null
     try:
         return _null_corrected(
-            lambda s: knn_mutual_information(
-                s, view.for_neighbours, n_neighbors, clip=False, rows=view.rows
-            ),
+            lambda s: knn_mutual_information(s, columns, n_neighbors, clip=False, rows=view.rows),
             codes,
             knn_permutations(codes.size),
         )

@@ -95,6 +95,8 @@ class ReleaseView:
         The kNN estimates count repeated rows by the chain rule themselves (``rows``); a
         category column beside a number would count its atoms twice, in another metric.
         """
+        if not self.n_value_columns:
+            return self.coded
         own = len(self.given_names)
         return np.delete(self.coded, np.s_[own : own + self.n_value_columns], axis=1)
 

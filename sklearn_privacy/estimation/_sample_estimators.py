@@ -357,11 +357,9 @@ def _continuous_panel(sensitive, view, options):
                 best = panel
     if view.values.dtype.kind in "biufc":
         start = time.perf_counter()
-        order = np.arange(n)
+        order, columns = np.arange(n), view.for_neighbours
         estimates["knn"], spreads["knn"] = _null_corrected(
-            lambda rows: ksg_mutual_information(
-                values[rows], view.for_neighbours, options["n_neighbors"]
-            ),
+            lambda rows: ksg_mutual_information(values[rows], columns, options["n_neighbors"]),
             order,
             knn_permutations(n),
         )
