@@ -167,17 +167,49 @@ def remove_checkout(folder):
     subprocess.run(["git", "worktree", "remove", "--force", folder], cwd=REPO, capture_output=True)
 
 
-def run_with_package(package_root, code):
+# numpy's CPU settings a speed benchmark runs under (``NPY_DISABLE_CPU_FEATURES``): the CPU as
+# it is, its AVX-512 loops off (what a CPU without AVX-512 runs; on one without, the same), and
+# its AVX2 loops off too (numpy's X86_V2 baseline). torch follows with ``ATEN_CPU_CAPABILITY``.
+CPU_SETTINGS = {
+    "as is": {},
+    "no AVX-512": {
+        "NPY_DISABLE_CPU_FEATURES": "AVX512_SPR AVX512_ICL X86_V4",
+        "ATEN_CPU_CAPABILITY": "avx2",
+    },
+    "no AVX2": {
+        "NPY_DISABLE_CPU_FEATURES": "AVX512_SPR AVX512_ICL X86_V4 X86_V3",
+        "ATEN_CPU_CAPABILITY": "default",
+    },
+}
+
+_CPU_NOTE = """
+from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+import platform
+model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+              if line.startswith("model name")), platform.processor())
+print(repr((model, [name for name in __cpu_dispatch__ if __cpu_features__.get(name)])))
+"""
+
+
+def cpu_note(setting="as is"):
+    """The CPU's model and the numpy dispatch targets a child under ``setting`` uses."""
+    model, used = run_with_package(REPO, _CPU_NOTE, env=CPU_SETTINGS[setting])
+    return f"{model}; numpy loops: {' '.join(used) or 'baseline only'}"
+
+
+def run_with_package(package_root, code, env=None):
     """Run Python ``code`` in a child that imports ``sklearn_privacy`` from ``package_root``.
 
-    The child also sees ``benchmarks/`` (this folder); its last line of output
-    is returned, parsed as a Python literal.
+    The child also sees ``benchmarks/`` (this folder) and the variables ``env`` (such as a
+    :data:`CPU_SETTINGS` value); its last line of output is returned, parsed as a Python literal.
     """
     import ast
     import sys
 
     env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join([str(package_root), str(REPO / "benchmarks")])
+        os.environ,
+        **(env or {}),
+        PYTHONPATH=os.pathsep.join([str(package_root), str(REPO / "benchmarks")]),
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
