@@ -1,17 +1,20 @@
 """The discrete solvers of issue 38, a baseline commit against this tree in the same run.
 
-``python benchmarks/bench_discrete_solvers.py [--baseline 4730279] [parts...]``, parts among
-``pages`` (the greedy triangle's first touch on ``np.empty`` against ``mmap`` pages, in this
-process), ``certificate`` (maximum leakage at 500 symbols, |S| = 6, Dirichlet(0.5) joint drawn with
-each of ``--seeds``, Hamming, budget 0.05: CPU time and certified gap), ``greedy`` (the greedy
-funnel at 20 000 dense symbols) and ``convex`` (average leakage on Adult's 2142 symbols, the table
-of ``bench_convex_scaling.adult_table``; its data from ``$SKLEARN_PRIVACY_DATA``); each of the last
-three alternates baseline and new child processes, at 1 and at 2 BLAS/OpenMP threads under
-``threadpool_limits`` (the greedy's ``n_jobs`` set to the same count; the convex path takes its
-thread count from those limits), and prints wall and CPU seconds, their ratios, and the load
-average before and after each part (wall ratios on a loaded machine are pessimistic). The new
-tree runs on the compiled kernels where numba (the ``fast`` extra) is installed, their loading
-included in its time.
+``python benchmarks/bench_discrete_solvers.py [--baseline 4730279] [--cpu-settings ...]
+[parts...]``, parts among ``pages`` (the greedy triangle's first touch on ``np.empty`` against
+``mmap`` pages, in this process), ``certificate`` (maximum leakage at 500 symbols, |S| = 6,
+Dirichlet(0.5) joint drawn with each of ``--seeds``, Hamming, budget 0.05: CPU time and certified
+gap), ``greedy`` (the greedy funnel at 20 000 dense symbols) and ``convex`` (average leakage on
+Adult's 2142 symbols, the table of ``bench_convex_scaling.adult_table``; its data from
+``$SKLEARN_PRIVACY_DATA``); each of the last three alternates baseline and new child processes, at 1
+and at 2 BLAS/OpenMP threads under ``threadpool_limits`` (the greedy's ``n_jobs`` set to the same
+count; the convex path takes its thread count from those limits) and under each of
+``--cpu-settings`` (numpy's CPU settings of ``_common.CPU_SETTINGS``, by default "as is" and "no
+AVX-512"; the CPU's model and the numpy loops each leaves on are printed once per setting), and
+prints wall and CPU seconds, the new/baseline ratios of each setting (best of ``--repeats``), and
+the load average before and after each part (wall ratios on a loaded machine are pessimistic). So
+one run prints the ratios against the baseline on both CPU settings. The new tree runs on the
+compiled kernels where numba (the ``fast`` extra) is installed, their loading included in its time.
 """
 
 import argparse
@@ -20,7 +23,15 @@ import os
 import resource
 
 import numpy as np
-from _common import REPO, checkout_at_ref, default_data_home, remove_checkout, run_with_package
+from _common import (
+    CPU_SETTINGS,
+    REPO,
+    checkout_at_ref,
+    cpu_note,
+    default_data_home,
+    remove_checkout,
+    run_with_package,
+)
 
 _CHILD = """
 import os, resource, time
@@ -96,32 +107,36 @@ def pages(size=50_000_000, repeats=6):
         print(f"{name}: median {np.median(values):.3f} s CPU ({each})")
 
 
-def compare(part, baseline, repeats, threads, data_home, seed=0):
+def compare(part, baseline, repeats, threads, data_home, settings, seed=0):
     setup, run = _PARTS[part]
     setup = setup.format(data_home=data_home, seed=seed)
     os.environ.setdefault("SKLEARN_PRIVACY_DATA", data_home)
     folder = checkout_at_ref(baseline)
     try:
-        for n_threads in threads:
-            codes = {
-                name: _CHILD.format(setup=setup, run=run.format(jobs=jobs), threads=n_threads)
-                for name, jobs in (("baseline", ""), ("new", f", n_jobs={n_threads}"))
-            }
-            rows = {"baseline": [], "new": []}
-            for _ in range(repeats):
-                for name, folder_or_repo in (("baseline", folder), ("new", REPO)):
-                    rows[name].append(run_with_package(folder_or_repo, codes[name]))
-            for name, values in rows.items():
+        for setting in settings:
+            for n_threads in threads:
+                codes = {
+                    name: _CHILD.format(setup=setup, run=run.format(jobs=jobs), threads=n_threads)
+                    for name, jobs in (("baseline", ""), ("new", f", n_jobs={n_threads}"))
+                }
+                rows = {"baseline": [], "new": []}
+                for _ in range(repeats):
+                    for name, root in (("baseline", folder), ("new", REPO)):
+                        rows[name].append(
+                            run_with_package(root, codes[name], env=CPU_SETTINGS[setting])
+                        )
+                label = f"{part}{f' seed {seed}' if seed else ''} [{setting}] {n_threads} thread(s)"
+                for name, values in rows.items():
+                    print(
+                        f"{label} {name}: "
+                        + "; ".join(f"wall {w:.2f} s CPU {c:.2f} s -> {o}" for w, c, o in values)
+                    )
+                best = {k: (min(v[0] for v in vs), min(v[1] for v in vs)) for k, vs in rows.items()}
                 print(
-                    f"{part}{f' seed {seed}' if seed else ''} {n_threads} thread(s) {name}: "
-                    + "; ".join(f"wall {w:.2f} s CPU {c:.2f} s -> {out}" for w, c, out in values)
+                    f"{label}: new/baseline wall {best['new'][0] / best['baseline'][0]:.2f}, CPU "
+                    f"{best['new'][1] / best['baseline'][1]:.2f} (best of {repeats})",
+                    flush=True,
                 )
-            best = {k: (min(v[0] for v in vs), min(v[1] for v in vs)) for k, vs in rows.items()}
-            print(
-                f"{part}{f' seed {seed}' if seed else ''} {n_threads} thread(s): new/baseline wall "
-                f"{best['new'][0] / best['baseline'][0]:.2f}, CPU "
-                f"{best['new'][1] / best['baseline'][1]:.2f} (best of {repeats})"
-            )
     finally:
         remove_checkout(folder)
 
@@ -134,14 +149,28 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--data-home", default=default_data_home())
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="certificate's joints")
+    parser.add_argument(
+        "--cpu-settings", nargs="+", choices=list(CPU_SETTINGS), default=["as is", "no AVX-512"]
+    )
     args = parser.parse_args()
+    if set(args.parts) - {"pages"}:
+        for setting in args.cpu_settings:
+            print(f"[{setting}] {cpu_note(setting)}", flush=True)
     for part in args.parts:
         if part == "pages":
             pages()
             continue
         for seed in args.seeds if part == "certificate" else [0]:
             print(f"load average before {part}: {os.getloadavg()}", flush=True)
-            compare(part, args.baseline, args.repeats, args.threads, args.data_home, seed)
+            compare(
+                part,
+                args.baseline,
+                args.repeats,
+                args.threads,
+                args.data_home,
+                args.cpu_settings,
+                seed,
+            )
             print(f"load average after {part}: {os.getloadavg()}", flush=True)
 
 
