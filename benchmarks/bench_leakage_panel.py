@@ -28,6 +28,12 @@ bound); MNIST needs ``--data-home`` with ``mnist/``.
 ``--no-tables --adult-cost`` times issue 33's Adult call alone (S = sex, its
 other string columns), the ``--adult-baseline`` commit's code and today's.
 
+``--no-tables --speed`` times issue 49's goal under each of ``--cpu-settings`` (numpy's
+loops as the CPU has them, AVX-512 off, AVX2 off: ``_common.CPU_SETTINGS``): the default
+estimate against the kNN estimate alone (CPU seconds, best of ``--repeats``) on 10 000 rows x 100
+columns (goal: at most 2x), 10 000 x 5 and 10 000 x 20 with 10 values of S, today's code and the
+``--speed-baseline`` commit's.
+
 ``--no-tables --attack`` reads issue 47's cases (a pair among 500 columns, a triple among 33,
 atoms, missing and infinite values, a sparse release's row counts) beside a generic held-out
 bound whose model is named (one not told which columns carry S).
@@ -40,8 +46,10 @@ import argparse
 
 import numpy as np
 from _common import (
+    CPU_SETTINGS,
     REPO,
     checkout_at_ref,
+    cpu_note,
     default_data_home,
     remove_checkout,
     run_with_package,
@@ -155,7 +163,7 @@ def best_cpu_seconds(calls, repeat=2):
 
 CHILD = (
     CASES
-    + r'''
+    + r"""
 import warnings
 from sklearn_privacy.metrics import leakage_score
 warnings.simplefilter("ignore")
@@ -174,12 +182,12 @@ out["time"] = best_cpu_seconds({
     "knn": lambda: leakage_score(s, t, estimator="knn"),
 })
 print(out)
-'''
+"""
 )
 
 BOUNDS = (
     CASES
-    + r'''
+    + r"""
 import warnings
 from sklearn.feature_selection import mutual_info_classif
 from sklearn_privacy.metrics import leakage_score
@@ -197,7 +205,7 @@ out["time"] = best_cpu_seconds({
     "mutual_info_classif, 100 columns": lambda: mutual_info_classif(t, s, random_state=0),
 })
 print(out)
-'''
+"""
 )
 
 MECHANISMS = r'''
@@ -256,7 +264,7 @@ print(out)
 '''
 
 # PPAN on MNIST with bench_ppan_mnist.py's networks (5000 training images, 10 epochs), lam 0.1
-MNIST = r'''
+MNIST = r"""
 import warnings
 import numpy as np
 import torch
@@ -287,7 +295,7 @@ print({"PPAN MNIST lam 0.1: leakage_ / Fano bound of a fresh LR / its accuracy":
     float(mech.leakage_), float(fano), float(accuracy)),
     "PPAN MNIST lam 0.1: fresh_leakage_ / co-trained bound": (
     float(mech.fresh_leakage_), float(mech.adversary_leakage_), None)})
-'''
+"""
 
 # The shapes of issue 33: each release's panel read beside a held-out bound of a named model,
 # fitted on one half and scored on the other (predictions mixed with 0.001 uniform), n = 2000.
@@ -495,7 +503,7 @@ INDEPENDENT_KINDS = (
 # seeds 0-4: the docs quote seed 0 and this range.
 KNN_SEEDS = (
     CASES
-    + r'''
+    + r"""
 import warnings
 from sklearn_privacy.metrics import leakage_score
 warnings.simplefilter("ignore")
@@ -506,7 +514,7 @@ for d in (100, 200):
         for seed in range(5)
     ]
 print(out)
-'''
+"""
 )
 
 # The costs of issue 33: the panel at 10 000 x 100 against the kNN estimate, Adult's string
@@ -747,6 +755,60 @@ print(out)
 """
 
 
+# Issue 49's goal: the default estimate's CPU seconds against the kNN estimate's alone (best of
+# REPEATS), at 10 000 rows.
+SPEED = r"""
+import time
+import warnings
+import numpy as np
+warnings.simplefilter("ignore")
+from sklearn_privacy.metrics import leakage_score
+
+
+def cpu(call):
+    start = time.process_time()
+    call()
+    return time.process_time() - start
+
+
+out = {}
+for d, classes in ((100, 2), (5, 2), (20, 10)):
+    rng = np.random.default_rng(1)
+    s = rng.integers(0, classes, 10000)
+    t = np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, d - 1))]
+    for name in ("auto", "knn"):
+        out[(d, classes, name)] = min(
+            cpu(lambda: leakage_score(s, t, estimator=name)) for _ in range(REPEATS)
+        )
+print(out)
+"""
+
+
+def speed(args):
+    """Issue 49's goal: the default estimate against the kNN estimate, on each CPU setting."""
+    code = SPEED.replace("REPEATS", str(args.repeats))
+    folder = checkout_at_ref(args.speed_baseline)
+    rows = []
+    try:
+        for setting in args.cpu_settings:
+            print(f"\nCPU setting {setting!r}: {cpu_note(setting)}")
+            print(f"{'10 000 rows (CPU s, best of ' + str(args.repeats) + ')':<34}{'commit':>9}"
+                  f"{'default':>9}{'kNN':>8}{'ratio':>7}")  # fmt: skip
+            found = {
+                ref: run_with_package(root, code, env=CPU_SETTINGS[setting])
+                for ref, root in ((args.speed_baseline, folder), ("today", REPO))
+            }
+            for d, classes, _ in [key for key in found["today"] if key[2] == "auto"]:
+                for ref, times in found.items():
+                    auto, knn = times[(d, classes, "auto")], times[(d, classes, "knn")]
+                    label = f"{d} columns, {classes} values of S"
+                    print(f"{label:<34}{ref:>9}{auto:>9.2f}{knn:>8.2f}{auto / knn:>6.2f}x")
+                    rows.append(["speed", f"{setting}: {label}", ref, auto, knn, auto / knn])
+    finally:
+        remove_checkout(folder)
+    return rows
+
+
 def adult_cost(args):
     """Issue 33's Adult call, the baseline commit's code and today's in one run."""
     code = ADULT_COST.replace("DATA_HOME", repr(str(args.data_home)))
@@ -787,11 +849,23 @@ def main():
     parser.add_argument("--sizes", default="50,200,2000", help="rows of --independence")
     parser.add_argument("--kinds", default="", help="--independence kinds (substrings, comma)")
     parser.add_argument("--seeds", type=int, default=10, help="seeds of --independence")
+    parser.add_argument("--speed", action="store_true", help="issue 49's default against kNN")
+    parser.add_argument("--speed-baseline", default="452a57f", help="baseline of --speed")
+    parser.add_argument("--repeats", type=int, default=2, help="--speed's repeats (best of)")
+    parser.add_argument(
+        "--cpu-settings",
+        nargs="+",
+        default=["as is", "no AVX-512"],
+        choices=list(CPU_SETTINGS),
+        help="numpy's CPU settings of --speed",
+    )
     parser.add_argument("--data-home", default=default_data_home())
     args = parser.parse_args()
     rows = [] if args.no_tables else tables(args)
     if args.shapes:
         rows += shapes(args)
+    if args.speed:
+        rows += speed(args)
     if args.attack:
         rows += attack()
     if args.adult_cost:

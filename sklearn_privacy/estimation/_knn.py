@@ -6,11 +6,16 @@ Repeated rows (atoms) are counted exactly by the chain rule.
 import numpy as np
 from scipy.special import digamma
 from scipy.stats import rankdata
-from sklearn.neighbors import KDTree
+from sklearn.neighbors import KDTree, NearestNeighbors
 
 from sklearn_privacy.information import encode_symbols, mutual_information_from_samples
 
-__all__ = ["knn_mutual_information", "ksg_mutual_information"]
+__all__ = [
+    "ContinuumNeighbours",
+    "KnnEstimator",
+    "knn_mutual_information",
+    "ksg_mutual_information",
+]
 
 
 def _copula(release):
@@ -27,53 +32,110 @@ def _copula(release):
     return (rankdata(release, axis=0) + 1e-6 * jitter) / n
 
 
-def _ross_mutual_information(codes, release, n_neighbors, clip=True):
-    """Ross (2014) kNN estimate of ``I(S; T)``, S discrete, T continuous (max-norm).
+# The nearest rows each row's list holds: enough for the k-th row of the same value of S of
+# most rows (thrice k times the number of values of S), at most this many rows a list and
+# this many cells in all (rows x list). Rows whose list falls short are counted exactly by
+# trees on their value's rows; where the lists would be longer (many values of S), every row is.
+_MAX_LIST = 256
+_LIST_CELLS = 2 * 10**7
 
-    For a sample ``i`` of class ``s`` with ``N_s`` samples, ``d_i`` is the
-    distance to its ``k``-th nearest neighbour of the same class and ``m_i``
-    counts the samples of any class closer than ``d_i`` (``i`` included); the
-    estimate is ``psi(n) + <psi(k)> - <psi(N_s)> - <psi(m_i)>``, clipped at 0
-    unless ``clip=False``.
-    Classes with a single sample are left out. In one dimension this is
-    scikit-learn's ``_compute_mi_cd``, the estimator behind
-    :func:`~sklearn.feature_selection.mutual_info_classif` (which adds a
-    1e-10 jitter first); here ``T`` may have several columns. Each column is
-    replaced by its ranks divided by ``n`` (its empirical copula; tied values
-    share their mean rank): ``I(S; T)`` is unchanged by a monotone map of a
-    column, so the estimate is invariant to any rescaling of a column and one
-    outlier moves its column by at most ``1 / n`` (dividing by the standard
-    deviation, as before, let one value of 1e7 shrink a give-away column to
-    nothing). It assumes distinct rows: a row repeated ``k`` times or more
-    has ``d_i = 0`` (see :func:`knn_mutual_information`).
+
+class ContinuumNeighbours:
+    """The rows of a continuous release and each one's nearest rows (max-norm), found once.
+
+    The estimate of Ross (2014) needs, for each row, the distance to its
+    ``k``-th nearest row of the same value of S and how many rows of any value
+    lie closer. Both are read from one list of each row's nearest rows, so that
+    one neighbour search serves any labelling of the rows: the estimate and
+    each permutation of S in its null. The list is found on the first call
+    (its length depends on the counts of S, which a permutation keeps); a row
+    whose ``k``-th row of its own value is not in its list is counted exactly
+    by trees on its value's rows.
+
+    Parameters
+    ----------
+    release : ndarray of shape (n_samples, n_features)
+        The release's rows, distinct (the continuum of :func:`knn_mutual_information`).
+    n_neighbors : int
+        The ``k`` of the estimate.
     """
-    release = _copula(release)
-    n = release.shape[0]
-    radius = np.empty(n)
-    k_all = np.empty(n)
-    label_counts = np.bincount(codes)[codes]
-    for label in np.unique(codes):  # a loop over the values of S, not over the samples
-        mask = codes == label
-        count = int(mask.sum())
-        if count > 1:
-            k = min(n_neighbors, count - 1)
-            tree = KDTree(release[mask], metric="chebyshev")
-            dist, _ = tree.query(release[mask], k=k + 1)
-            radius[mask] = np.nextafter(dist[:, -1], 0)
-            k_all[mask] = k
-    keep = label_counts > 1
-    if keep.sum() < 2:
-        raise ValueError("the kNN estimate needs at least one value of S seen twice.")
-    release, radius = release[keep], radius[keep]
-    tree = KDTree(release, metric="chebyshev")
-    m_all = tree.query_radius(release, radius, count_only=True)
-    value = (
-        digamma(keep.sum())
-        + np.mean(digamma(k_all[keep]))
-        - np.mean(digamma(label_counts[keep]))
-        - np.mean(digamma(m_all))
-    )
-    return float(max(value, 0.0) if clip else value)
+
+    def __init__(self, release, n_neighbors):
+        self.points = _copula(release)
+        self.n_neighbors = n_neighbors
+        self.distances = self.indices = None
+
+    def _lists(self, counts):
+        """Each row's nearest rows, leaving it out (empty lists where they would be too long)."""
+        n = self.points.shape[0]
+        wanted = max(32, 3 * self.n_neighbors * int(np.count_nonzero(counts > 1)))
+        length = int(min(n - 1, wanted, max(_LIST_CELLS // n, self.n_neighbors)))
+        if wanted > _MAX_LIST or length < 1:
+            self.distances, self.indices = np.zeros((n, 0)), np.zeros((n, 0), dtype=np.intp)
+            return
+        search = NearestNeighbors(n_neighbors=length, metric="chebyshev").fit(self.points)
+        self.distances, self.indices = search.kneighbors()
+
+    def mutual_information(self, codes, clip=True):
+        """The estimate of Ross (2014) of ``I(S; T)`` for S given as ``codes`` (one per row).
+
+        For a sample ``i`` of class ``s`` with ``N_s`` samples, ``d_i`` is the
+        distance to its ``k``-th nearest neighbour of the same class and
+        ``m_i`` counts the samples of any class closer than ``d_i`` (``i``
+        included); the estimate is ``psi(n) + <psi(k)> - <psi(N_s)> -
+        <psi(m_i)>``, clipped at 0 unless ``clip=False``. Classes with a
+        single sample are left out. In one dimension this is scikit-learn's
+        ``_compute_mi_cd``, the estimator behind
+        :func:`~sklearn.feature_selection.mutual_info_classif` (which adds a
+        1e-10 jitter first); here ``T`` may have several columns. Each column
+        is replaced by its ranks divided by ``n`` (its empirical copula; tied
+        values share their mean rank): ``I(S; T)`` is unchanged by a monotone
+        map of a column, so the estimate is invariant to any rescaling of a
+        column and one outlier moves its column by at most ``1 / n`` (dividing
+        by the standard deviation, as before, let one value of 1e7 shrink a
+        give-away column to nothing). It assumes distinct rows: a row repeated
+        ``k`` times or more has ``d_i = 0`` (see :func:`knn_mutual_information`).
+        """
+        counts = np.bincount(codes)
+        label_counts = counts[codes]
+        keep = label_counts > 1
+        if keep.sum() < 2:
+            raise ValueError("the kNN estimate needs at least one value of S seen twice.")
+        if self.distances is None:
+            self._lists(counts)
+        k = np.minimum(self.n_neighbors, label_counts - 1)
+        radius, closer, short = np.zeros(codes.size), np.ones(codes.size, dtype=np.intp), keep
+        if self.indices.shape[1]:
+            rank = np.cumsum(codes[self.indices] == codes[:, None], axis=1)
+            at = np.argmax(rank >= k[:, None], axis=1)
+            radius = self.distances[np.arange(codes.size), at]
+            # the rows of a kept value closer than the radius, and the row itself
+            closer += np.sum((self.distances < radius[:, None]) & keep[self.indices], axis=1)
+            short = keep & (rank[:, -1] < k)
+        if short.any():
+            radius[short], closer[short] = self._exact(codes, keep, k, short)
+        value = (
+            digamma(keep.sum())
+            + np.mean(digamma(k[keep]))
+            - np.mean(digamma(label_counts[keep]))
+            - np.mean(digamma(closer[keep]))
+        )
+        return float(max(value, 0.0) if clip else value)
+
+    def _exact(self, codes, keep, k, short):
+        """``(radius, closer)`` of the ``short`` rows, by trees on their values' rows."""
+        radius = np.empty(int(short.sum()))
+        wanted = codes[short]
+        for label in np.unique(wanted):  # a loop over the values of S, not over the samples
+            mine = codes == label
+            at = wanted == label
+            dist, _ = KDTree(self.points[mine], metric="chebyshev").query(
+                self.points[short][at], k=int(k[short][at][0]) + 1
+            )
+            radius[at] = dist[:, -1]
+        tree = KDTree(self.points[keep], metric="chebyshev")
+        closer = tree.query_radius(self.points[short], np.nextafter(radius, 0), count_only=True)
+        return radius, closer
 
 
 def knn_mutual_information(codes, release, n_neighbors, clip=True, rows=None):
@@ -105,21 +167,48 @@ def knn_mutual_information(codes, release, n_neighbors, clip=True, rows=None):
     B. C. Ross, "Mutual information between discrete and continuous data
     sets", PLoS ONE 9(2), 2014.
     """
-    release = np.asarray(release, dtype=float).reshape(codes.shape[0], -1)
-    if rows is None:
-        rows = encode_symbols(release, name="release")[0]
-    single = np.bincount(rows)[rows] == 1
-    if single.all():
-        return _ross_mutual_information(codes, release, n_neighbors, clip)
-    continuum_codes = codes[single]
-    if continuum_codes.size == 0 or np.bincount(continuum_codes).max() < 2:
-        return mutual_information_from_samples(codes, rows)
-    atoms = np.where(single, -1, rows)
-    value = mutual_information_from_samples(codes, atoms)
-    value += np.mean(single) * _ross_mutual_information(
-        continuum_codes, release[single], n_neighbors, clip
-    )
-    return float(value)
+    return KnnEstimator(release, n_neighbors, rows)(codes, clip)
+
+
+class KnnEstimator:
+    """:func:`knn_mutual_information` of one release, for any S: the release read once.
+
+    The release's atoms and continuum are found once, and the continuum's
+    neighbour search on the first call (:class:`ContinuumNeighbours`), so that
+    a permutation null costs little more than the estimate.
+
+    Parameters
+    ----------
+    release : array-like of shape (n_samples,) or (n_samples, n_features)
+        The release.
+    n_neighbors : int
+        Neighbours of the estimate.
+    rows : ndarray of shape (n_samples,), default=None
+        The codes of the release's distinct rows where already known.
+    """
+
+    def __init__(self, release, n_neighbors, rows=None):
+        release = np.asarray(release, dtype=float)
+        release = release.reshape(release.shape[0], -1)
+        if rows is None:
+            rows = encode_symbols(release, name="release")[0]
+        self.rows = rows
+        self.single = np.bincount(rows)[rows] == 1
+        self.atoms = np.where(self.single, -1, rows)
+        self.continuum = (
+            ContinuumNeighbours(release[self.single], n_neighbors) if self.single.any() else None
+        )
+
+    def __call__(self, codes, clip=True):
+        """The estimate for S given as ``codes``; ``clip=False`` keeps a negative kNN term."""
+        if self.single.all():
+            return self.continuum.mutual_information(codes, clip)
+        continuum_codes = codes[self.single]
+        if continuum_codes.size == 0 or np.bincount(continuum_codes).max() < 2:
+            return mutual_information_from_samples(codes, self.rows)
+        value = mutual_information_from_samples(codes, self.atoms)
+        value += np.mean(self.single) * self.continuum.mutual_information(continuum_codes, clip)
+        return float(value)
 
 
 def ksg_mutual_information(sensitive, release, n_neighbors):

@@ -21,7 +21,7 @@ from sklearn_privacy.estimation._heldout import (
     try_adversaries,
     user_name,
 )
-from sklearn_privacy.estimation._knn import knn_mutual_information
+from sklearn_privacy.estimation._knn import KnnEstimator
 from sklearn_privacy.estimation._release import MAX_DISTINCT_FRACTION, take_rows
 from sklearn_privacy.information import mutual_information_from_samples
 
@@ -181,12 +181,10 @@ def _plugin_member(codes, view):
 
 def _knn_member(codes, view, n_neighbors):
     """The null-corrected kNN estimate, or None where no value of S is seen twice."""
-    columns = view.for_neighbours  # one copy, not one per permutation of the null
-    try:
+    estimate = KnnEstimator(view.for_neighbours, n_neighbors, rows=view.rows)
+    try:  # one neighbour search for the estimate and its null
         return _null_corrected(
-            lambda s: knn_mutual_information(s, columns, n_neighbors, clip=False, rows=view.rows),
-            codes,
-            knn_permutations(codes.size),
+            lambda s: estimate(s, clip=False), codes, knn_permutations(codes.size)
         )
     except ValueError:  # no value of S seen twice: nothing for neighbours to count
         return None
