@@ -4,6 +4,7 @@ The exact measures on pmfs live in :mod:`sklearn_privacy.information`; the valid
 face of these estimates is :func:`sklearn_privacy.metrics.leakage_score`.
 """
 
+from sklearn_privacy.estimation._draw import MAX_SAMPLES
 from sklearn_privacy.estimation._panel import LeakageEstimate
 from sklearn_privacy.estimation._sample_estimators import (
     ESTIMATORS,
@@ -12,4 +13,11 @@ from sklearn_privacy.estimation._sample_estimators import (
     is_discrete,
 )
 
-__all__ = ["ESTIMATORS", "LeakageEstimate", "check_pair", "estimate_leakage", "is_discrete"]
+__all__ = [
+    "ESTIMATORS",
+    "MAX_SAMPLES",
+    "LeakageEstimate",
+    "check_pair",
+    "estimate_leakage",
+    "is_discrete",
+]

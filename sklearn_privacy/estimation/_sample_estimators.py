@@ -5,12 +5,14 @@
 
 import time
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 from threadpoolctl import threadpool_limits
 
+from sklearn_privacy.estimation._draw import MAX_SAMPLES, draw_rows
 from sklearn_privacy.estimation._heldout import (
     HELDOUT_ADVERSARIES,
     heldout_estimate,
@@ -166,6 +168,7 @@ def estimate_leakage(
     verbose=0,
     verbose_prefix="[leakage]",
     attribute=False,
+    max_samples=MAX_SAMPLES,
 ):
     """The :class:`LeakageEstimate` of ``I(S; release)`` by one estimator (the panel for "auto").
 
@@ -194,6 +197,8 @@ def estimate_leakage(
         The start of each printed line (a scorer names its call there).
     attribute : bool, default=False
         Break the panel's leakage down by release column.
+    max_samples : int or None, default=50000
+        Above this many rows, read a seeded draw of this many (:func:`draw_rows`).
 
     Returns
     -------
@@ -218,6 +223,26 @@ def estimate_leakage(
     >>> estimate_leakage(s, [[v] for v in s], estimator="plugin").estimator
     'plugin'
     """
+    options = {
+        "n_neighbors": n_neighbors,
+        "n_splits": n_splits,
+        "adversaries": dict(adversaries or {}),
+        "n_jobs": n_jobs,
+        "verbose": verbose,
+        "verbose_prefix": verbose_prefix,
+        "attribute": attribute,
+    }
+    sensitive, release, drawn = draw_rows(sensitive, release, max_samples, is_discrete)
+    estimate = _estimate_rows(sensitive, release, estimator, options)
+    if not drawn:
+        return estimate
+    if verbose:
+        print(f"{verbose_prefix} {drawn}")
+    return replace(estimate, folds="; ".join(filter(None, (estimate.folds, drawn))))
+
+
+def _estimate_rows(sensitive, release, estimator, options):
+    """:func:`estimate_leakage` on the rows it reads."""
     names = list(release.columns) if hasattr(release, "columns") else None
     # the user's adversaries read the release as given: a DataFrame (a ColumnTransformer by
     # names), a sparse matrix; the stored entries of each row of a sparse one are read too
@@ -244,15 +269,6 @@ def estimate_leakage(
             "KBinsDiscretizer), or use estimator='auto' (held-out bounds on quantile bins "
             "of S beside a kNN estimate) or 'gaussian' for a continuous S."
         )
-    options = {
-        "n_neighbors": n_neighbors,
-        "n_splits": n_splits,
-        "adversaries": dict(adversaries or {}),
-        "n_jobs": n_jobs,
-        "verbose": verbose,
-        "verbose_prefix": verbose_prefix,
-        "attribute": attribute,
-    }
     # The held-out adversaries are small models: extra BLAS, OpenMP or torch threads only
     # spin (gradient boosting on 2000 x 100 took 127 s instead of 0.7 s beside one busy
     # core); the panel runs its members side by side on n_jobs threads instead.

@@ -15,6 +15,7 @@ from threadpoolctl import threadpool_limits
 
 from sklearn_privacy.estimation import (
     ESTIMATORS,
+    MAX_SAMPLES,
     check_pair,
     estimate_leakage,
     is_discrete,
@@ -84,6 +85,7 @@ def is_discrete_release(release):
         "adversaries": [None, dict, list],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
+        "max_samples": [None, Interval(Integral, 2, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
@@ -98,6 +100,7 @@ def leakage_score(
     adversaries=None,
     n_jobs=None,
     verbose=0,
+    max_samples=MAX_SAMPLES,
 ):
     r"""Estimate the leakage :math:`I(S; \text{release})` from paired samples, in nats.
 
@@ -223,6 +226,15 @@ def leakage_score(
         member itself runs on one thread.
     verbose : int, default=0
         Print a line per member of the panel with its estimate and its time.
+    max_samples : int or None, default=50000
+        The most rows read: above, a seeded draw of this many rows without
+        replacement (stratified on a discrete S, each value keeping its
+        share), the same rows drawn from the same data; the details'
+        ``folds`` say so. ``None`` reads every row. The learned members fit
+        on at most 2000 rows a fold whatever the size, and the kNN
+        estimate's cost grows faster than the rows. A dask release (Array,
+        DataFrame) is computed on the drawn rows only, a few partitions at a
+        time, so that memory holds those rows; a dask S is computed whole.
 
     Returns
     -------
@@ -329,6 +341,7 @@ def leakage_score(
         n_jobs=n_jobs,
         verbose=verbose,
         attribute=return_details,
+        max_samples=max_samples,
     )
     return result if return_details else result.value
 

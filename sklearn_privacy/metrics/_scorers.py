@@ -17,7 +17,7 @@ from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_privacy._base import BaseMechanism
 from sklearn_privacy._sensitive import routing_advice
-from sklearn_privacy.estimation import ESTIMATORS, estimate_leakage
+from sklearn_privacy.estimation import ESTIMATORS, MAX_SAMPLES, estimate_leakage
 from sklearn_privacy.information import encode_symbols, mutual_information
 from sklearn_privacy.metrics._leakage import (
     adversary_accuracy_score,
@@ -514,6 +514,7 @@ class _DistortionScorer(_MechanismScorer):
         "adversaries": [None, dict, list],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
+        "max_samples": [None, Interval(Integral, 2, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
@@ -527,6 +528,7 @@ def make_leakage_scorer(
     adversaries=None,
     n_jobs=None,
     verbose=0,
+    max_samples=MAX_SAMPLES,
 ):
     r"""Scorer of the leakage :math:`I(S; \text{release})` on the test fold, in nats.
 
@@ -593,6 +595,9 @@ def make_leakage_scorer(
         counts from the number it was copied with: the numbers then repeat
         and say nothing of the position; match a line to ``cv_results_`` by
         its rows, index and score.
+    max_samples : int or None, default=50000
+        The most rows of a fold the panel reads (a seeded draw above; see
+        :func:`leakage_score`); shown in the repr where not the default.
 
     Returns
     -------
@@ -623,6 +628,8 @@ def make_leakage_scorer(
     # the panel's options appear in the repr only where set
     options = {"adversaries": adversaries, "n_jobs": n_jobs, "verbose": verbose}
     kwargs.update({k: v for k, v in options.items() if v})
+    if max_samples != MAX_SAMPLES:
+        kwargs["max_samples"] = max_samples
     if adversaries is not None:
         check_adversaries(adversaries)
     return _LeakageScorer(1 if greater_is_better else -1, kwargs)

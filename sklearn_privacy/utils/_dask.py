@@ -15,6 +15,7 @@ __all__ = [
     "map_row_blocks",
     "n_row_blocks",
     "reduce_partitions",
+    "take_rows_lazily",
 ]
 
 # Partial results combined per task of the tree reduction.
@@ -174,6 +175,36 @@ def head_rows(X, n=2):
     if hasattr(X, "map_partitions"):
         return X.head(n, npartitions=-1, compute=True)
     return X[:n].compute()
+
+
+def take_rows_lazily(X, positions):
+    """The rows at sorted ``positions`` of a dask DataFrame, Series or Array, in memory.
+
+    One pass: a few partitions computed at a time (``_FAN_IN``), each cut to
+    its drawn rows at once, so that memory holds the drawn rows, not the
+    collection. An Array of known chunks is indexed by dask itself.
+    """
+    import dask
+
+    frame = hasattr(X, "map_partitions")
+    if not frame:
+        if not any(np.isnan(c) for c in X.chunks[0]):
+            return X[positions].compute()
+        if X.ndim == 2 and X.numblocks[1] != 1:
+            X = X.rechunk({1: -1})
+    parts = list(X.to_delayed()) if frame else list(X.to_delayed().ravel())
+    kept, offset = [], 0
+    for start in range(0, len(parts), _FAN_IN):
+        for part in dask.compute(*parts[start : start + _FAN_IN]):
+            size = len(part)
+            mine = positions[(positions >= offset) & (positions < offset + size)] - offset
+            kept.append(part.iloc[mine] if frame else part[mine])
+            offset += size
+    if frame:
+        import pandas as pd
+
+        return pd.concat(kept)
+    return np.concatenate(kept)
 
 
 def _partition_lengths(X):
