@@ -34,6 +34,11 @@ estimate against the kNN estimate alone (CPU seconds, best of ``--repeats``) on 
 columns (goal: at most 2x), 10 000 x 5 and 10 000 x 20 with 10 values of S, today's code and the
 ``--speed-baseline`` commit's.
 
+``--no-tables --dask`` times issue 49's dask release: ``leakage_score`` of an
+``L2CompressionDP`` release computed lazily from a dask array (5 columns, chunks of 10 000
+rows) at 50 000 to 400 000 rows, the default (a draw of ``max_samples`` = 50 000 rows, computed
+alone) against every row (``max_samples=None``, up to 200 000 rows), CPU seconds of one call.
+
 ``--no-tables --attack`` reads issue 47's cases (a pair among 500 columns, a triple among 33,
 atoms, missing and infinite values, a sparse release's row counts) beside a generic held-out
 bound whose model is named (one not told which columns carry S).
@@ -784,6 +789,49 @@ print(out)
 """
 
 
+# Issue 49's dask release: the default's CPU seconds against every row's, by rows.
+DASK = r"""
+import time
+import warnings
+import dask.array as da
+import numpy as np
+warnings.simplefilter("ignore")
+from sklearn_privacy import L2CompressionDP
+from sklearn_privacy.metrics import leakage_score
+
+
+def cpu(call):
+    start = time.process_time()
+    value = call()
+    return time.process_time() - start, value
+
+
+out = {}
+for n in (50_000, 100_000, 200_000, 400_000):
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, n)
+    X = np.c_[s + rng.normal(size=n), rng.normal(size=(n, 4))]
+    mechanism = L2CompressionDP(epsilon=2.0, n_components=3, random_state=0).fit(X[:5000])
+    lazy = mechanism.transform(da.from_array(X, chunks=(10_000, 5)))
+    out[(n, "default")] = cpu(lambda: leakage_score(s, lazy))
+    if n <= 200_000:
+        out[(n, "every row")] = cpu(lambda: leakage_score(s, lazy, max_samples=None))
+print(out)
+"""
+
+
+def dask_release(args):
+    """Issue 49's dask release: the default (a draw) against every row, by rows."""
+    found = run_with_package(REPO, DASK)
+    print(f"\n{'dask release (5 columns)':<28}{'rows read':>10}{'CPU s':>8}{'value':>8}")
+    rows = []
+    for (n, how), (seconds, value) in found.items():
+        read = n if how == "every row" else min(n, 50_000)
+        print(f"{n:>8} rows, {how:<13}{read:>10}{seconds:>8.1f}{value:>8.3f}")
+        rows.append(["dask", f"{n} rows, {how}", read, seconds, value, ""])
+    return rows
+
+
 def speed(args):
     """Issue 49's goal: the default estimate against the kNN estimate, on each CPU setting."""
     code = SPEED.replace("REPEATS", str(args.repeats))
@@ -850,6 +898,7 @@ def main():
     parser.add_argument("--kinds", default="", help="--independence kinds (substrings, comma)")
     parser.add_argument("--seeds", type=int, default=10, help="seeds of --independence")
     parser.add_argument("--speed", action="store_true", help="issue 49's default against kNN")
+    parser.add_argument("--dask", action="store_true", help="issue 49's dask release by rows")
     parser.add_argument("--speed-baseline", default="452a57f", help="baseline of --speed")
     parser.add_argument("--repeats", type=int, default=2, help="--speed's repeats (best of)")
     parser.add_argument(
@@ -866,6 +915,8 @@ def main():
         rows += shapes(args)
     if args.speed:
         rows += speed(args)
+    if args.dask:
+        rows += dask_release(args)
     if args.attack:
         rows += attack()
     if args.adult_cost:
