@@ -37,7 +37,7 @@ def _copula(release):
 # this many cells in all (rows x list). Rows whose list falls short are counted exactly by
 # trees on their value's rows; where the lists would be longer (many values of S), every row is.
 _MAX_LIST = 256
-_LIST_CELLS = 2 * 10**7
+_LIST_CELLS = 5 * 10**6  # about 125 MB of lists, ranks and masks
 
 
 class ContinuumNeighbours:
