@@ -70,6 +70,9 @@ _MAX_PAIRS = 20_000
 # A bracket this narrow is left as it is: near eps = 0 the program degenerates (every
 # posterior pinned to the prior) and one level took minutes on 900 symbols.
 _NARROW = 1e-6
+# A Newton step from below this short is the last: one level half of _NARROW above
+# the optimum it points to gives a mapping that closes a 2 _NARROW bracket.
+_LAST_STEP = 1.25e-6
 
 
 class LevelDual:
@@ -261,9 +264,9 @@ def dual_bracket(problem, Q, lo, hi, *, start=None, tol=1e-7, verbose=0):
     the optimum: the smoothed maximum's value), else ``hi``, where ``Q``'s pairs
     hold a mapping within the budget. From above, the tangent's root lies below
     the optimum, and Newton's steps climb from there, each level certified. When
-    a step falls below ``tol`` and ``_NARROW`` (closer levels meet the solver's
-    accuracy) a level a little above the last certified one gives the mapping of
-    the upper end. A bracket narrower
+    a step falls below ``tol`` and ``_LAST_STEP`` (closer levels meet the solver's
+    accuracy) a level half of ``_NARROW`` above the optimum it points to gives the
+    mapping of the upper end. A bracket narrower
     than ``_NARROW``, or ``Q`` on more than ``_MAX_PAIRS`` pairs, is returned as
     it is.
 
@@ -326,14 +329,15 @@ def _next_level(eps, lo, hi, level, probe, tol):
     take), and the level that gives the mapping."""
     certificate, slope, _, done = level
     step = certificate / slope if slope > 0 else -0.5 * (eps - lo)
-    if certificate > 0 and step > max(tol, _NARROW):
+    if certificate > 0 and step > max(tol, _LAST_STEP):
         return min(eps + step, hi), probe
     if certificate > 0:
-        # Converged from below: the optimum lies about one step above (Newton's
-        # error is of the order of the step squared); closer levels only meet
-        # the solver's rounding (500 symbols: certificates of +-4e-9 at 1e-9
-        # apart). One level above, for the mapping.
-        probe = min(lo + 2.0 * step + max(0.5 * _NARROW, tol), hi)
+        # Converged from below: the optimum lies one step above, to the step
+        # squared (Newton's error; 500 symbols: a step of 1.1e-6 landed 1e-9 from
+        # it, and its mapping missed the bracket; closer levels only meet the
+        # solver's rounding, certificates of +-4e-9 at 1e-9 apart). One level half
+        # of _NARROW above it, for the mapping.
+        probe = min(lo + step + max(0.5 * _NARROW, tol), hi)
         return probe, probe
     if done and -step < max(tol, _NARROW):
         # From above, within the solver's rounding of the optimum: this level's
