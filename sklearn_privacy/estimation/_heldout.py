@@ -14,12 +14,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline, make_union
 from sklearn.preprocessing import (
-    QuantileTransformer,
     StandardScaler,
     TargetEncoder,
 )
 
 from sklearn_privacy.estimation._network import NetworkClassifier, PairProducts, RowNorm
+from sklearn_privacy.estimation._quantiles import SortedQuantileTransformer
 from sklearn_privacy.estimation._release import ReleaseView, read_release, take_rows
 
 __all__ = [
@@ -193,7 +193,7 @@ def _boosting(view):
 
 
 def _normal_scores(view):
-    return QuantileTransformer(
+    return SortedQuantileTransformer(
         output_distribution="normal", n_quantiles=min(1000, view.coded.shape[0] // 2)
     )
 
