@@ -4,13 +4,20 @@ The held-out network and pairs members read each number column by its normal sco
 every fold's training rows. ``np.nanpercentile`` along an axis runs once per column and
 partitions the column at every one of up to 1000 quantiles (0.37 s on 2000 x 100, 3.7 of the
 panel's 18 s of CPU at 10 000 x 100); one sort of all columns and numpy's own linear
-interpolation give the same quantiles, to the bit.
+interpolation give the same quantiles, to the bit. The transform, column by column in
+scikit-learn with two normal quantile functions a column, keeps its two interpolations per
+column and does the rest on the whole array (0.115 -> 0.04 s on 2000 x 100), to the bit.
 """
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.special import ndtri
 from sklearn.preprocessing import QuantileTransformer
 
 __all__ = ["SortedQuantileTransformer", "sorted_percentiles"]
+
+# scikit-learn's margin of the bounds of a normal output (``preprocessing._data``).
+_BOUNDS_THRESHOLD = 1e-7
 
 
 def sorted_percentiles(X, percentiles):
@@ -40,9 +47,9 @@ def sorted_percentiles(X, percentiles):
 class SortedQuantileTransformer(QuantileTransformer):
     """:class:`~sklearn.preprocessing.QuantileTransformer` whose quantiles are found by one sort.
 
-    The same fitted quantiles and transform as scikit-learn's on dense
-    columns without NaN and without subsampling; scikit-learn's own fit
-    otherwise.
+    The same fitted quantiles and normal scores as scikit-learn's on dense
+    columns without NaN and without subsampling; scikit-learn's own fit and
+    transform otherwise.
     """
 
     def _dense_fit(self, X, random_state):
@@ -50,3 +57,22 @@ class SortedQuantileTransformer(QuantileTransformer):
         if subsampled or self.ignore_implicit_zeros or np.isnan(X).any():
             return super()._dense_fit(X, random_state)
         self.quantiles_ = sorted_percentiles(X, self.references_ * 100)
+
+    def _transform(self, X, inverse=False):
+        normal = self.output_distribution == "normal"
+        if inverse or not normal or sp.issparse(X) or np.isnan(X).any():
+            return super()._transform(X, inverse)
+        lower = X - _BOUNDS_THRESHOLD < self.quantiles_[0]
+        upper = X + _BOUNDS_THRESHOLD > self.quantiles_[-1]
+        references = self.references_
+        for j, quantiles in enumerate(self.quantiles_.T):  # np.interp reads one column
+            column = X[:, j]
+            X[:, j] = 0.5 * (
+                np.interp(column, quantiles, references)
+                - np.interp(-column, -quantiles[::-1], -references[::-1])
+            )
+        X[upper] = 1
+        X[lower] = 0
+        # scipy's norm.ppf is ndtri inside (0, 1), -inf at 0 and inf at 1, as ndtri
+        bound = _BOUNDS_THRESHOLD - np.spacing(1)
+        return np.clip(ndtri(X), ndtri(bound), ndtri(1 - bound))

@@ -1,4 +1,4 @@
-"""The normal scores' quantiles by one sort: scikit-learn's and numpy's, to the bit (issue 49)."""
+"""The normal scores by one sort and one pass: scikit-learn's and numpy's, to the bit (issue 49)."""
 
 import numpy as np
 import pytest
@@ -32,7 +32,9 @@ def test_the_quantiles_and_scores_are_scikit_learns(n, n_quantiles):
     ours = SortedQuantileTransformer(**params).fit(X)
     np.testing.assert_array_equal(ours.quantiles_, theirs.quantiles_)
     new = _columns(rng, 50)
+    new = np.r_[new, 10 * new, X[:5]]  # beyond the fitted quantiles, and on them
     np.testing.assert_array_equal(ours.transform(new), theirs.transform(new))
+    np.testing.assert_array_equal(ours.inverse_transform(new), theirs.inverse_transform(new))
 
 
 def test_missing_values_and_subsamples_take_scikit_learns_fit():
