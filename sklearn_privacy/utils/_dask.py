@@ -21,6 +21,9 @@ __all__ = [
 # Partial results combined per task of the tree reduction.
 _FAN_IN = 8
 
+# Partitions computed at a time where only some of their rows are kept (take_rows_lazily).
+_PARTITIONS_AT_ONCE = 8
+
 
 def is_dask_collection(X):
     """Whether ``X`` is a dask DataFrame, Series or Array (without importing dask)."""
@@ -180,7 +183,7 @@ def head_rows(X, n=2):
 def take_rows_lazily(X, positions):
     """The rows at sorted ``positions`` of a dask DataFrame, Series or Array, in memory.
 
-    One pass: a few partitions computed at a time (``_FAN_IN``), each cut to
+    One pass: a few partitions computed at a time (``_PARTITIONS_AT_ONCE``), each cut to
     its drawn rows at once, so that memory holds the drawn rows, not the
     collection. An Array of known chunks is indexed by dask itself.
     """
@@ -194,8 +197,8 @@ def take_rows_lazily(X, positions):
             X = X.rechunk({1: -1})
     parts = list(X.to_delayed()) if frame else list(X.to_delayed().ravel())
     kept, offset = [], 0
-    for start in range(0, len(parts), _FAN_IN):
-        for part in dask.compute(*parts[start : start + _FAN_IN]):
+    for start in range(0, len(parts), _PARTITIONS_AT_ONCE):
+        for part in dask.compute(*parts[start : start + _PARTITIONS_AT_ONCE]):
             size = len(part)
             mine = positions[(positions >= offset) & (positions < offset + size)] - offset
             kept.append(part.iloc[mine] if frame else part[mine])
