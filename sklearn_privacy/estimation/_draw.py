@@ -4,10 +4,11 @@ A dask release is computed on the drawn rows only, partition by partition.
 """
 
 import numpy as np
-from sklearn.utils import _safe_indexing, resample
+from sklearn.utils import resample
 
 from sklearn_privacy.information import encode_symbols
 from sklearn_privacy.utils._dask import is_dask_collection, take_rows_lazily
+from sklearn_privacy.utils._sklearn_compat import _safe_indexing
 from sklearn_privacy.utils._validation import check_sensitive
 
 __all__ = ["MAX_SAMPLES", "draw_rows"]
