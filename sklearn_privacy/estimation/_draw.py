@@ -8,7 +8,7 @@ from sklearn.utils import resample
 
 from sklearn_privacy.information import encode_symbols
 from sklearn_privacy.utils._dask import is_dask_collection, take_rows_lazily
-from sklearn_privacy.utils._sklearn_compat import _safe_indexing
+from sklearn_privacy.utils._sklearn_compat import _num_samples, _safe_indexing
 from sklearn_privacy.utils._validation import check_sensitive
 
 __all__ = ["MAX_SAMPLES", "draw_rows"]
@@ -40,15 +40,8 @@ def draw_rows(sensitive, release, max_samples, discrete):
     )
     if is_dask_collection(release):
         release = take_rows_lazily(release, drawn)
-    elif release is not None and _safe_length(release) == n:  # else check_pair says why
+    elif release is not None and _num_samples(release) == n:  # else check_pair says why
         release = _safe_indexing(release, drawn)
     how = "stratified on S" if codes is not None else "S continuous"
     note = f"read on {max_samples} of {n} rows (a seeded draw, {how}; max_samples)"
     return _safe_indexing(sensitive, drawn), release, note
-
-
-def _safe_length(values):
-    try:
-        return values.shape[0]
-    except AttributeError:
-        return len(values)

@@ -124,17 +124,16 @@ class ContinuumNeighbours:
 
     def _exact(self, codes, keep, k, short):
         """``(radius, closer)`` of the ``short`` rows, by trees on their values' rows."""
-        radius = np.empty(int(short.sum()))
-        wanted = codes[short]
+        points, wanted, k = self.points[short], codes[short], k[short]
+        radius = np.empty(wanted.size)
         for label in np.unique(wanted):  # a loop over the values of S, not over the samples
-            mine = codes == label
             at = wanted == label
-            dist, _ = KDTree(self.points[mine], metric="chebyshev").query(
-                self.points[short][at], k=int(k[short][at][0]) + 1
+            dist, _ = KDTree(self.points[codes == label], metric="chebyshev").query(
+                points[at], k=int(k[at][0]) + 1
             )
             radius[at] = dist[:, -1]
         tree = KDTree(self.points[keep], metric="chebyshev")
-        closer = tree.query_radius(self.points[short], np.nextafter(radius, 0), count_only=True)
+        closer = tree.query_radius(points, np.nextafter(radius, 0), count_only=True)
         return radius, closer
 
 
