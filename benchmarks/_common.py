@@ -8,6 +8,7 @@ import importlib.util
 import os
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -189,6 +190,18 @@ model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
               if line.startswith("model name")), platform.processor())
 print(repr((model, [name for name in __cpu_dispatch__ if __cpu_features__.get(name)])))
 """
+
+
+def cpu_seconds(call):
+    """``call()``'s CPU seconds (this process, all its threads) and its result."""
+    start = time.process_time()
+    result = call()
+    return time.process_time() - start, result
+
+
+def best_cpu_seconds(calls, repeat=2):
+    """Best-of-``repeat`` CPU seconds of each named call (a dict of name to call)."""
+    return {name: min(cpu_seconds(call)[0] for _ in range(repeat)) for name, call in calls.items()}
 
 
 def cpu_note(setting="as is"):

@@ -65,6 +65,7 @@ from _common import (
 # Release generators shared by both children: name -> (n, function of rng -> (s, T)).
 CASES = r'''
 import numpy as np
+from _common import best_cpu_seconds
 
 def give_away_among_noise(d, n=2000):
     def make(rng):
@@ -152,19 +153,6 @@ def timing_release():
     rng = np.random.default_rng(1)
     s = rng.integers(0, 2, 10000)
     return s, np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, 99))]
-
-def best_cpu_seconds(calls, repeat=2):
-    """Best-of-``repeat`` CPU seconds of each named call."""
-    import time
-    out = {}
-    for label, call in calls.items():
-        best = float("inf")
-        for _ in range(repeat):
-            start = time.process_time()
-            call()
-            best = min(best, time.process_time() - start)
-        out[label] = best
-    return out
 '''
 
 CHILD = (
@@ -306,7 +294,7 @@ print({"PPAN MNIST lam 0.1: leakage_ / Fano bound of a fresh LR / its accuracy":
 # The shapes of issue 33: each release's panel read beside a held-out bound of a named model,
 # fitted on one half and scored on the other (predictions mixed with 0.001 uniform), n = 2000.
 SHAPES = r"""
-import time
+from _common import cpu_seconds
 import warnings
 import numpy as np
 import pandas as pd
@@ -428,9 +416,7 @@ CASES = {
 out = {}
 for name, (make, model_name, model, labels, features) in CASES.items():
     s, t = make(np.random.default_rng(0))
-    start = time.process_time()
-    estimate = leakage_score(s, t, return_details=True)
-    seconds = time.process_time() - start
+    seconds, estimate = cpu_seconds(lambda: leakage_score(s, t, return_details=True))
     bound = holdout_bound(model(), (features or (lambda v: v))(t),
                           (labels or (lambda v: v))(s))
     top = next(iter(estimate.columns), "")
@@ -526,27 +512,21 @@ print(out)
 # The costs of issue 33: the panel at 10 000 x 100 against the kNN estimate, Adult's string
 # columns, PPAN with 1000 classes of S (CPU seconds, one run each).
 COSTS = r"""
-import time
 import warnings
 import numpy as np
+from _common import cpu_seconds
 warnings.simplefilter("ignore")
 from sklearn_privacy import PPANTransformer
 from sklearn_privacy.datasets import fetch_adult
 from sklearn_privacy.metrics import leakage_score
 
-
-def cpu(call):
-    start = time.process_time()
-    call()
-    return time.process_time() - start
-
-
 out = {}
 rng = np.random.default_rng(1)
 s = rng.integers(0, 2, 10000)
 t = np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, 99))]
-out["10000 x 100: panel"] = cpu(lambda: leakage_score(s, t))
-out["10000 x 100: kNN estimate alone"] = cpu(lambda: leakage_score(s, t, estimator="knn"))
+out["10000 x 100: panel"] = cpu_seconds(lambda: leakage_score(s, t))[0]
+out["10000 x 100: kNN estimate alone"] = cpu_seconds(
+    lambda: leakage_score(s, t, estimator="knn"))[0]
 out["10000 x 100: panel / kNN"] = out["10000 x 100: panel"] / out["10000 x 100: kNN estimate alone"]
 try:
     import sklearn_privacy.estimation._heldout as heldout
@@ -560,27 +540,28 @@ try:
     label = f"Adult ({len(X)} rows): S = sex, its {len(others)} other string columns"
     cap = heldout.MAX_FIT_ROWS
     heldout.MAX_FIT_ROWS = None  # every training row, as before the cap
-    out[f"{label}, every training row"] = cpu(lambda: leakage_score(sex, release))
+    out[f"{label}, every training row"] = cpu_seconds(lambda: leakage_score(sex, release))[0]
     heldout.MAX_FIT_ROWS = cap
-    out[f"{label}, {cap} training rows a fold"] = cpu(lambda: leakage_score(sex, release))
+    out[f"{label}, {cap} training rows a fold"] = cpu_seconds(
+        lambda: leakage_score(sex, release))[0]
 except FileNotFoundError:
     pass
 n = 3000
 labels = rng.integers(0, 1000, n).astype(str)
 Xp = rng.normal(size=(n, 5))
 ppan = PPANTransformer(release="gaussian", max_epochs=2, random_state=0)
-out["PPAN, 1000 classes of S (strings), 3000 x 5, max_epochs=2"] = cpu(
-    lambda: ppan.fit(Xp, sensitive=labels))
+out["PPAN, 1000 classes of S (strings), 3000 x 5, max_epochs=2"] = cpu_seconds(
+    lambda: ppan.fit(Xp, sensitive=labels))[0]
 release = ppan.transform(Xp)
-out["  its fresh leakage estimate alone (leakage_score of its release)"] = cpu(
-    lambda: leakage_score(labels, release))
+out["  its fresh leakage estimate alone (leakage_score of its release)"] = cpu_seconds(
+    lambda: leakage_score(labels, release))[0]
 print(out)
 """
 
 # Issue 33's Adult cost alone (--adult-cost): S = sex, its other string columns; the CPU
 # seconds of the first call and the least of three warm calls, and the estimates.
 ADULT_COST = r"""
-import time
+from _common import cpu_seconds
 import warnings
 warnings.simplefilter("ignore")
 from sklearn_privacy.datasets import fetch_adult
@@ -593,9 +574,7 @@ sex = X["sex"].astype(str)
 
 
 def cpu():
-    start = time.process_time()
-    estimate = leakage_score(sex, release, return_details=True)
-    return time.process_time() - start, estimate
+    return cpu_seconds(lambda: leakage_score(sex, release, return_details=True))
 
 
 first, estimate = cpu()
@@ -607,7 +586,7 @@ print((first, warm, float(estimate), estimate.estimates))
 # is not told which columns carry S), fitted on one half and scored on the other (predictions
 # mixed with 0.001 uniform), n = 2000; the goal: the panel reads at least half the bound.
 ATTACK = r"""
-import time
+from _common import cpu_seconds
 import warnings
 from itertools import combinations
 import numpy as np
@@ -751,9 +730,7 @@ out = {}
 for name, (make, seeds, model_name, bound) in CASES.items():
     for seed in seeds:
         s, t = make(np.random.default_rng(seed))
-        start = time.process_time()
-        estimate = leakage_score(s, t, return_details=True)
-        seconds = time.process_time() - start
+        seconds, estimate = cpu_seconds(lambda: leakage_score(s, t, return_details=True))
         top = next(iter(estimate.columns), "")
         out[(name, seed)] = (estimate.value, estimate.estimator, bound(t, s), model_name, seconds,
                              top)
@@ -764,47 +741,33 @@ print(out)
 # Issue 49's goal: the default estimate's CPU seconds against the kNN estimate's alone (best of
 # REPEATS), at 10 000 rows.
 SPEED = r"""
-import time
 import warnings
 import numpy as np
+from _common import best_cpu_seconds
 warnings.simplefilter("ignore")
 from sklearn_privacy.metrics import leakage_score
-
-
-def cpu(call):
-    start = time.process_time()
-    call()
-    return time.process_time() - start
-
 
 out = {}
 for d, classes in ((100, 2), (5, 2), (20, 10)):
     rng = np.random.default_rng(1)
     s = rng.integers(0, classes, 10000)
     t = np.c_[s + 0.1 * rng.normal(size=10000), rng.normal(size=(10000, d - 1))]
-    for name in ("auto", "knn"):
-        out[(d, classes, name)] = min(
-            cpu(lambda: leakage_score(s, t, estimator=name)) for _ in range(REPEATS)
-        )
+    out.update(best_cpu_seconds({
+        (d, classes, name): lambda name=name: leakage_score(s, t, estimator=name)
+        for name in ("auto", "knn")
+    }, repeat=REPEATS))
 print(out)
 """
 
 
 # Issue 49's dask release: the default's CPU seconds against every row's, by rows.
 DASK = r"""
-import time
 import warnings
 import dask.array as da
 import numpy as np
+from _common import cpu_seconds
 warnings.simplefilter("ignore")
 from sklearn_privacy.metrics import leakage_score
-
-
-def cpu(call):
-    start = time.process_time()
-    value = call()
-    return time.process_time() - start, value
-
 
 warm = np.random.default_rng(1)
 leakage_score(warm.integers(0, 2, 500), warm.normal(size=(500, 5)))  # imports, torch's start
@@ -815,9 +778,9 @@ for n in (50_000, 100_000, 200_000, 400_000):
     X = np.c_[s + rng.normal(size=n), rng.normal(size=(n, 4))]
     noise = da.random.default_rng(1).standard_normal((n, 5), chunks=(10_000, 5))
     lazy = da.from_array(X, chunks=(10_000, 5)) + 0.5 * noise  # computed only when read
-    out[(n, "default")] = cpu(lambda: leakage_score(s, lazy))
+    out[(n, "default")] = cpu_seconds(lambda: leakage_score(s, lazy))
     if n <= 200_000:
-        out[(n, "every row")] = cpu(lambda: leakage_score(s, lazy, max_samples=None))
+        out[(n, "every row")] = cpu_seconds(lambda: leakage_score(s, lazy, max_samples=None))
 print(out)
 """
 
