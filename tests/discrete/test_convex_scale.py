@@ -401,6 +401,76 @@ def test_cut_certificate_never_refutes_a_feasible_level():
     assert LevelDual(problem, every_pair).certify(opt - 1e-5)[0] > 0
 
 
+def _level_dual_by_cvxpy(problem, delta, rows, cols):
+    """The level dual on the pairs written in cvxpy (the oracle of the direct program)."""
+    import cvxpy as cp
+
+    p_s_given_y, p_y = problem.p_s_given_y, problem.p_y
+    n_s, n_u = p_s_given_y.shape[1], problem.distortion.shape[1]
+    z, lam = cp.Variable(p_y.size), cp.Variable(n_u)
+    a, w = cp.Variable((n_s, n_u)), cp.Variable((n_s, n_u))
+    spread = np.ones((n_s, 1)) @ cp.reshape(lam, (1, n_u), order="C")
+    pairs = [
+        z[y] - delta * lam[u] - p_s_given_y[y] @ a[:, u] <= problem.distortion[y, u]
+        for y, u in zip(rows, cols)
+    ]
+    constraints = [*pairs, cp.sum(w, axis=0) <= lam, cp.constraints.ExpCone(a, spread, w)]
+    program = cp.Problem(cp.Maximize(p_y @ z), constraints)
+    program.solve(solver="CLARABEL", tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    return program.value, np.array([c.dual_value for c in pairs]).ravel()
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_level_program_matches_its_cvxpy_formulation(seed):
+    # Oracle: the same program written in cvxpy, row by row. The direct program's
+    # value and its multipliers (the mapping on the pairs) agree with it.
+    from sklearn_privacy.discrete._convex._dual_columns import LevelDual
+
+    rng = np.random.default_rng(seed)
+    joint = rng.dirichlet(np.ones(3 * 8)).reshape(3, 8)
+    D = 1 - np.eye(8)
+    problem = ConvexProblem(joint, D, 0.2)
+    keep = rng.random((8, 8)) < 0.5
+    dual = LevelDual(problem, np.nonzero(keep))
+    rows, cols = dual.keys // 8, dual.keys % 8
+    delta = problem.h_s - 0.6 * max_information_leakage(joint)
+    value, lam, a, Q = dual._solve(delta, {})
+    expected, multipliers = _level_dual_by_cvxpy(problem, delta, rows, cols)
+    assert value == pytest.approx(expected, abs=1e-7)
+    np.testing.assert_allclose(Q[rows, cols] * problem.p_y[rows], multipliers, atol=1e-6)
+    assert lam.shape == (8,) and a.shape == (3, 8)
+
+
+def test_level_dual_keeps_an_iterate_that_stopped_short_and_its_certificate_holds(monkeypatch):
+    # The certificate is exact whatever the solution: programs cut off after a few
+    # iterations (Clarabel's MaxIterations) still give iterates, and no certificate
+    # from them refutes a level above the optimum (weak duality).
+    from sklearn_privacy.discrete._convex import _dual_columns
+
+    rng = np.random.default_rng(3)
+    joint = rng.dirichlet(np.ones(3 * 6)).reshape(3, 6)
+    D = 1 - np.eye(6)
+    opt = min_maximum_leakage_mapping(joint, D, 0.15, tol=1e-10)["maximum_leakage"]
+    problem = ConvexProblem(joint, D, 0.15)
+    every_pair = np.nonzero(np.ones((6, 6)))
+    solver = _dual_columns._SOLVER
+    for max_iter in (2, 5, 10):
+        monkeypatch.setattr(_dual_columns, "_SOLVER", {**solver, "max_iter": max_iter})
+        for eps in (opt + 1e-6, opt + 0.05):
+            level = _dual_columns.LevelDual(problem, every_pair).certify(eps)
+            assert level is not None
+            assert level[0] <= 0
+    # Any iterate at all: multipliers and exponents drawn at random.
+    dual = _dual_columns.LevelDual(problem, every_pair)
+    for _ in range(30):
+        lam = rng.exponential(size=6) * 10.0 ** rng.integers(-2, 3)
+        a = rng.normal(scale=3.0, size=(3, 6))
+        for eps in (opt + 1e-6, opt + 0.05):
+            assert dual._price(problem.h_s - eps, lam, a)[0] <= 0
+    monkeypatch.setattr(_dual_columns, "_SOLVER", solver)
+    assert _dual_columns.LevelDual(problem, every_pair).certify(opt - 1e-5)[0] > 0
+
+
 def test_working_set_steps_match_full_steps():
     # The working set is an exact shortcut: the iterates (and so the objective,
     # the certificate and the iteration count) are those of the full steps.

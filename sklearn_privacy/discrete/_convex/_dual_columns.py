@@ -19,8 +19,6 @@ so every level it visits from there is certified; a last level just above gives
 the mapping.
 """
 
-import warnings
-
 import numpy as np
 from scipy import sparse
 
@@ -36,19 +34,20 @@ from sklearn_privacy.information import max_information_leakage
 
 __all__ = ["LevelDual", "cut_certificate", "dual_bracket"]
 
-# Clarabel's settings tried in turn: its defaults stop with InsufficientProgress or
-# at their iteration limit on some of these programs (500 symbols, issue 38), a
-# larger static regularisation or shorter steps then solve them.
-# Each pins QDLDL: "auto" picked faer on some of these programs, 3 to 4 times slower
-# on one thread (500 symbols, seed 4: 62 s of CPU in all instead of 21 s, issue 49).
-_CLARABEL_RETRIES = tuple(
-    {"direct_solve_method": "qdldl", **settings}
-    for settings in (
-        {},
-        {"static_regularization_constant": 1e-7},
-        {"max_step_fraction": 0.9},
-        {"static_regularization_proportional": 1e-10},
-    )
+# Clarabel's settings: QDLDL pinned ("auto" picked faer on some of these programs, 3 to
+# 4 times slower on one thread; 500 symbols, seed 4: 62 s of CPU in all instead of
+# 21 s, issue 49) and at most _MAX_ITER iterations (they take 35 to 60; some stopped at
+# the default 200 without closing). The certificate is exact whatever the solution, so
+# the last iterate is used whatever the status (InsufficientProgress on some programs
+# at 500 symbols: seed 3, 31.8 -> 17.8 s of CPU when kept instead of solved again);
+# only an iterate with non-finite entries is solved again, with the next of
+# _CLARABEL_RETRIES (a larger static regularisation or shorter steps, issue 38).
+_SOLVER = {"direct_solve_method": "qdldl", "max_iter": 100}
+_CLARABEL_RETRIES = (
+    {},
+    {"static_regularization_proportional": 1e-10},
+    {"static_regularization_constant": 1e-7},
+    {"max_step_fraction": 0.9},
 )
 # Clarabel's tolerances (its defaults are 1e-8) away from the optimum: the certificate
 # is exact whatever the solution, and at 500 symbols a program took about 1.0 s
@@ -143,50 +142,38 @@ class LevelDual:
         return out
 
     def _solve(self, delta, accuracy):
-        """The conic program on the pairs: ``(value, lam, a, mapping)`` or ``None``."""
-        import cvxpy as cp
+        """The conic program on the pairs: ``(value, lam, a, mapping)`` or ``None``.
+
+        Built for Clarabel directly (:func:`_level_program`) rather than through
+        cvxpy, whose errors drop the iterate of a program that stopped short.
+        """
+        import clarabel
 
         problem = self.problem
-        p_s_given_y, p_y = problem.p_s_given_y, problem.p_y
-        n_y, n_s = p_s_given_y.shape
-        n_u = problem.distortion.shape[1]
+        n_y, n_u = problem.distortion.shape
+        n_s = problem.p_s_given_y.shape[1]
         rows, cols = self.keys // n_u, self.keys % n_u
-        m = rows.size
-        at = np.arange(m)
-        # z_y - delta lam_u - sum_s p(s|y) a[s, u] <= d[y, u], with a stored s-major.
-        A = sparse.csr_matrix(
-            (
-                p_s_given_y[rows].ravel(),
-                (np.repeat(at, n_s), (np.arange(n_s)[None, :] * n_u + cols[:, None]).ravel()),
-            ),
-            shape=(m, n_s * n_u),
-        )
-        E_z = sparse.csr_matrix((np.ones(m), (at, rows)), shape=(m, n_y))
-        E_lam = sparse.csr_matrix((np.ones(m), (at, cols)), shape=(m, n_u))
-        z, lam = cp.Variable(n_y), cp.Variable(n_u)
-        a, w = cp.Variable((n_s, n_u)), cp.Variable((n_s, n_u))
-        pairs = (
-            E_z @ z - delta * (E_lam @ lam) - A @ cp.vec(a, order="C")
-            <= (problem.distortion[rows, cols])
-        )
-        # lam_u exp(a[s, u] / lam_u) <= w[s, u] and sum_s w[s, u] <= lam_u: r sums to 1.
-        spread = np.ones((n_s, 1)) @ cp.reshape(lam, (1, n_u), order="C")
-        constraints = [pairs, cp.sum(w, axis=0) <= lam, cp.constraints.ExpCone(a, spread, w)]
-        program = cp.Problem(cp.Maximize(p_y @ z), constraints)
-        for settings in _CLARABEL_RETRIES:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    program.solve(solver="CLARABEL", **accuracy, **settings)
-            except cp.error.SolverError:
-                continue
-            if lam.value is not None and program.status in cp.settings.SOLUTION_PRESENT:
+        A, b, cones = _level_program(problem, delta, rows, cols)
+        # Maximise p_y @ z over x = (z, lam, a, w): minimise -p_y @ z.
+        q = np.zeros(A.shape[1])
+        q[:n_y] = -problem.p_y
+        P = sparse.csc_matrix((A.shape[1], A.shape[1]))
+        for retry in _CLARABEL_RETRIES:
+            settings = clarabel.DefaultSettings()
+            settings.verbose = False
+            for name, value in {**_SOLVER, **accuracy, **retry}.items():
+                setattr(settings, name, value)
+            solution = clarabel.DefaultSolver(P, q, A, b, cones, settings).solve()
+            x, y = np.asarray(solution.x), np.asarray(solution.z)[: rows.size]
+            if np.isfinite(x).all() and np.isfinite(y).all():
                 break
         else:
             return None
+        lam = np.maximum(x[n_y : n_y + n_u], 0.0)
+        a = x[n_y + n_u : n_y + n_u + n_s * n_u].reshape(n_s, n_u)
         Q = np.zeros(problem.distortion.shape)
-        Q[rows, cols] = np.maximum(pairs.dual_value, 0.0) / p_y[rows]
-        return float(program.value), np.maximum(lam.value, 0.0), a.value, Q
+        Q[rows, cols] = np.maximum(y, 0.0) / problem.p_y[rows]
+        return float(problem.p_y @ x[:n_y]), lam, a, Q
 
     def _price(self, delta, lam, a):
         """The exact certificate over every pair, and the keys of the pairs to add."""
@@ -210,6 +197,45 @@ class LevelDual:
         np.put_along_axis(best, np.argpartition(-gain, k, axis=1)[:, :k], True, axis=1)
         y, u = np.nonzero(best & bad)
         return certificate, y * n_u + u
+
+
+def _level_program(problem, delta, rows, cols):
+    """Clarabel's ``(A, b, cones)`` of the level dual on the pairs ``(rows, cols)``.
+
+    The variables are ``x = (z, lam, a, w)``, with ``a`` and ``w`` of shape
+    ``(n_s, n_u)`` stored s-major, and ``A x + s = b`` with ``s`` in the cones:
+    first ``z_y - delta lam_u - sum_s p(s|y) a[s, u] <= d[y, u]`` for each pair
+    (so their multipliers, the mapping, lead the dual), then ``sum_s w[s, u] <=
+    lam_u`` (``r(.|u) = exp(a / lam)`` sums to at most 1), then ``lam_u exp(a[s, u]
+    / lam_u) <= w[s, u]`` for each ``(s, u)``, Clarabel's exponential cone on
+    ``(a[s, u], lam_u, w[s, u])``.
+    """
+    import clarabel
+
+    p_s_given_y = problem.p_s_given_y
+    n_y, n_s = p_s_given_y.shape
+    n_u = problem.distortion.shape[1]
+    m, k = rows.size, n_s * n_u
+    lam0, a0, w0 = n_y, n_y + n_u, n_y + n_u + k
+    su = np.arange(k)  # (s, u) in a and in w; its output is su % n_u
+    pair_cols = np.c_[rows, lam0 + cols, a0 + np.arange(n_s)[None, :] * n_u + cols[:, None]]
+    pair_values = np.c_[np.ones(m), np.full(m, -delta), -p_s_given_y[rows]]
+    # The cones' rows hold s = (a[s, u], lam_u, w[s, u]) = -A x.
+    pair_rows = np.repeat(np.arange(m), n_s + 2)
+    cone_rows = m + n_u + np.arange(3 * k)
+    cone_cols = np.c_[a0 + su, lam0 + su % n_u, w0 + su].ravel()
+    A = sparse.csc_matrix(
+        (
+            np.r_[pair_values.ravel(), -np.ones(n_u), np.ones(k), -np.ones(3 * k)],
+            (
+                np.r_[pair_rows, m + np.arange(n_u), m + su % n_u, cone_rows],
+                np.r_[pair_cols.ravel(), lam0 + np.arange(n_u), w0 + su, cone_cols],
+            ),
+        ),
+        shape=(m + n_u + 3 * k, n_y + n_u + 2 * k),
+    )
+    b = np.r_[problem.distortion[rows, cols], np.zeros(n_u + 3 * k)]
+    return A, b, [clarabel.NonnegativeConeT(m + n_u)] + [clarabel.ExponentialConeT()] * k
 
 
 def cut_certificate(problem, delta, cuts, nu):
