@@ -56,6 +56,12 @@ _CLARABEL_RETRIES = (
 # by more than the 1e-9 verified at 1e-6), the defaults.
 _LOOSE = {"tol_gap_abs": 1e-6, "tol_gap_rel": 1e-6, "tol_feas": 1e-6}
 _FINE = 1e-4
+# Rougher still while a quarter of the rows or more hold a violated pair (the first
+# rounds of the first level, at 500 symbols 3 874 and 1 020 pairs added): such a
+# program only finds pairs to add, in about 23 iterations instead of 35. A rough
+# program that settles its level is solved again at _LOOSE.
+_ROUGH = {"tol_gap_abs": 1e-3, "tol_gap_rel": 1e-3, "tol_feas": 1e-3}
+_ROUGH_ROWS = 0.25
 
 # Pairs added per row and round (the most violated), and rounds per level.
 _PER_ROW = 8
@@ -104,6 +110,7 @@ class LevelDual:
         ]
         self.keys = np.unique(np.r_[pairs[0] * n_u + pairs[1], base])
         self.n_solves = 0
+        self.rough = True
 
     def certify(self, eps, *, accurate=False):
         """Column generation at ``eps``: ``(certificate, slope, mapping, done)``, or ``None``.
@@ -117,7 +124,9 @@ class LevelDual:
         the certificate is positive and within 10 % of the program's own value,
         when done, when the pairs would pass ``_MAX_PAIRS``, or after ``_ROUNDS``
         rounds; ``None`` when no program solved. The programs are solved to
-        Clarabel's default accuracy only when ``accurate``.
+        Clarabel's default accuracy only when ``accurate``, else to ``_LOOSE``, or
+        to ``_ROUGH`` while a quarter of the rows held a violated pair in the last
+        round (and in the first).
         """
         problem = self.problem
         delta = problem.h_s - eps
@@ -125,7 +134,8 @@ class LevelDual:
         for _ in range(_ROUNDS):
             if self.n_solves >= _MAX_SOLVES:
                 break
-            solved = self._solve(delta, {} if accurate else _LOOSE)
+            rough = self.rough and not accurate
+            solved = self._solve(delta, {} if accurate else _ROUGH if rough else _LOOSE)
             self.n_solves += 1
             if solved is None:
                 break
@@ -134,6 +144,9 @@ class LevelDual:
             excess = value - problem.budget
             done = not violated.size or excess - certificate <= _SETTLED * -certificate
             out = certificate, float(lam @ (problem.p_y @ Q)), Q, done
+            self.rough = violated.size >= _ROUGH_ROWS * problem.p_y.size
+            if rough and done:
+                continue
             if (certificate > 0 and excess - certificate < 0.1 * certificate) or done:
                 break
             if self.keys.size + violated.size > _MAX_PAIRS:
