@@ -70,12 +70,12 @@ _ROUNDS = 8
 # pins the least distortion between them well enough for Newton's step (500
 # symbols: 1 % after 6 rounds, where 2 more made it exact).
 _SETTLED = 0.05
-# Conic programs in all, over every level (500 symbols: 11, about 1 s each).
+# Conic programs in all, over every level (500 symbols: 10 or 11, 0.3 to 1.6 s each).
 _MAX_SOLVES = 24
 # Slack below Gibbs' bound when the solution's r(.|u) become cuts.
 _LOG_SLACK = 1e-12
 # No program on more pairs than this (each row's pairs couple its outputs in the
-# factorisation: 7 400 pairs took about 1 s at 500 symbols, 16 000 pairs 10-15 s).
+# factorisation: at 500 symbols, on QDLDL, 7 200 pairs took about 1 s, 12 500 2.5-3.5 s).
 _MAX_PAIRS = 20_000
 # A bracket this narrow is left as it is: near eps = 0 the program degenerates (every
 # posterior pinned to the prior) and one level took minutes on 900 symbols.

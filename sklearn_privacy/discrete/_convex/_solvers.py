@@ -466,8 +466,8 @@ def min_maximum_leakage_mapping(
         ``epsilon`` (the upper end of the final bracket on the optimum; the
         mapping meets it) and ``n_failed`` (line-search steps no solver
         answered). The first-order path's ``gap`` is the width of its
-        certified bracket (500 symbols, Hamming: maximum leakage 0.4849037,
-        certified above 0.4849019): the returned leakage is that of the
+        certified bracket (500 symbols, Hamming: maximum leakage 0.4849035,
+        certified above 0.4849020): the returned leakage is that of the
         mapping, checked, and the optimum lies between ``epsilon - gap`` and
         ``epsilon``. The conic path's ``gap`` is ``nan``. See
         :class:`ConvexMappingResult`.
