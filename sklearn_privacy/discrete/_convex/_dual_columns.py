@@ -36,7 +36,7 @@ __all__ = ["LevelDual", "cut_certificate", "dual_bracket"]
 
 # Clarabel's settings: QDLDL pinned ("auto" picked faer on some of these programs, 3 to
 # 4 times slower on one thread; 500 symbols, seed 4: 62 s of CPU in all instead of
-# 21 s, issue 49) and at most _MAX_ITER iterations (they take 35 to 60; some stopped at
+# 21 s, issue 49) and at most 100 iterations (they take 35 to 60; some stopped at
 # the default 200 without closing). The certificate is exact whatever the solution, so
 # the last iterate is used whatever the status (InsufficientProgress on some programs
 # at 500 symbols: seed 3, 31.8 -> 17.8 s of CPU when kept instead of solved again);
@@ -233,8 +233,8 @@ def _level_program(problem, delta, rows, cols):
     su = np.arange(k)  # (s, u) in a and in w; its output is su % n_u
     pair_cols = np.c_[rows, lam0 + cols, a0 + np.arange(n_s)[None, :] * n_u + cols[:, None]]
     pair_values = np.c_[np.ones(m), np.full(m, -delta), -p_s_given_y[rows]]
-    # The cones' rows hold s = (a[s, u], lam_u, w[s, u]) = -A x.
     pair_rows = np.repeat(np.arange(m), n_s + 2)
+    # The cones' rows hold s = (a[s, u], lam_u, w[s, u]) = -A x.
     cone_rows = m + n_u + np.arange(3 * k)
     cone_cols = np.c_[a0 + su, lam0 + su % n_u, w0 + su].ravel()
     A = sparse.csc_matrix(
