@@ -31,8 +31,8 @@ SOURCES = [
     ),
     (
         r"\(\d+ min \d+ s of CPU time and \d+ min of\s+wall-clock time, measured on a "
-        r"2-core machine shared with other\s+jobs at a load of about \d+(?:\.\d+)?;\s+CI fails when a stated "
-        r"CPU time is off by more than 2x\)",
+        r"2-core machine shared with other\s+jobs at a load of about \d+(?:\.\d+)?;\s+CI fails "
+        r"when a stated CPU time is off by more than 2x\)",
         ".ci/readme_figures.py",
     ),
     (
