@@ -48,9 +48,10 @@ class ContinuumNeighbours:
     lie closer. Both are read from one list of each row's nearest rows, so that
     one neighbour search serves any labelling of the rows: the estimate and
     each permutation of S in its null. The list is found on the first call
-    (its length depends on the counts of S, which a permutation keeps); a row
-    whose ``k``-th row of its own value is not in its list is counted exactly
-    by trees on its value's rows.
+    (its length set by that call's counts of S; a permutation of S over a
+    release with atoms changes the continuum's counts, and the lists stay as
+    they are); a row whose ``k``-th row of its own value is not in its list
+    is counted exactly by trees on its value's rows, whatever the labelling.
 
     Parameters
     ----------
